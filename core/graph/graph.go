@@ -12,9 +12,10 @@ type Edge struct{ U, V int }
 // Graph is a simple undirected graph on nodes 0..N-1.
 type Graph struct {
 	N          int
-	Edges      []Edge   // U < V, sorted by (U, V), no duplicates, no self-loops
-	NodeLabels []string // nil, or one per node
-	EdgeLabels []string // nil, or one per edge of Edges
+	Edges      []Edge    // U < V, sorted by (U, V), no duplicates, no self-loops
+	NodeLabels []string  // nil, or one per node
+	EdgeLabels []string  // nil, or one per edge of Edges
+	NodeValues []float64 // nil, or one real value per node (SWC descriptor, given attributes)
 }
 
 // ErrSelfLoop reports an edge from a node to itself; a simplicial complex has no such edge.

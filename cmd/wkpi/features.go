@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"wkpi-web/core/features"
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/pimage"
+	"wkpi-web/core/tu"
+)
+
+// featureFlags are the flags shared by every command that reads a dataset.
+type featureFlags struct {
+	data, filtration, out string
+	tau                   float64
+	rows                  int
+	channels              string
+}
+
+func (f *featureFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.data, "data", "", "TU dataset: a folder or a .zip (required)")
+	fs.StringVar(&f.filtration, "filtration", "ricci", "descriptor function: ricci, jaccard, degree or hks")
+	fs.StringVar(&f.out, "out", "", "output file (default: standard output)")
+	fs.Float64Var(&f.tau, "tau", 0, "persistence image Gaussian width (0: one pixel)")
+	fs.IntVar(&f.rows, "rows", 40, "persistence image rows")
+	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
+}
+
+func (f *featureFlags) settings() features.Settings {
+	s := features.Default(filtration.Kind(f.filtration))
+	s.Tau, s.Rows = f.tau, f.rows
+	s.Channels = splitList(f.channels)
+	return s
+}
+
+func (f *featureFlags) dataset() (*graph.Dataset, error) {
+	if f.data == "" {
+		return nil, fmt.Errorf("-data is required")
+	}
+	return tu.Read(f.data)
+}
+
+// output opens -out (or wraps stdout) and returns a flush-and-close func.
+func output(path string, stdout io.Writer) (*bufio.Writer, func() error, error) {
+	if path == "" {
+		w := bufio.NewWriter(stdout)
+		return w, w.Flush, nil
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := bufio.NewWriter(file)
+	return w, func() error {
+		if err := w.Flush(); err != nil {
+			file.Close()
+			return err
+		}
+		return file.Close()
+	}, nil
+}
+
+func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diagrams", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ff featureFlags
+	ff.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ds, err := ff.dataset()
+	if err != nil {
+		return err
+	}
+	diags, err := features.Diagrams(ctx, ds.Graphs, ff.settings(), nil)
+	if err != nil {
+		return err
+	}
+	w, closeOut, err := output(ff.out, stdout)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	for i, d := range diags {
+		rec := struct {
+			Graph int    `json:"graph"`
+			Label string `json:"label"`
+			persistence.Diagrams
+		}{i, ds.Classes[ds.Labels[i]], d}
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	return closeOut()
+}
+
+func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("images", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ff featureFlags
+	ff.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ds, err := ff.dataset()
+	if err != nil {
+		return err
+	}
+	set, err := features.Compute(ctx, ds, ff.settings(), nil)
+	if err != nil {
+		return err
+	}
+	w, closeOut, err := output(ff.out, stdout)
+	if err != nil {
+		return err
+	}
+	rec := struct {
+		Dataset  string            `json:"dataset"`
+		Settings features.Settings `json:"settings"`
+		Grid     pimage.Grid       `json:"grid"`
+		Labels   []string          `json:"labels"`
+		Images   [][]float64       `json:"images"`
+	}{ds.Name, set.Settings, set.Grid, labelTexts(ds), set.Images}
+	if err := json.NewEncoder(w).Encode(rec); err != nil {
+		return err
+	}
+	return closeOut()
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func labelTexts(ds *graph.Dataset) []string {
+	out := make([]string, len(ds.Labels))
+	for i, l := range ds.Labels {
+		out[i] = ds.Classes[l]
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+// Command wkpi runs the WKPI pipeline natively: persistence diagrams and
+// images of a graph dataset, cross-validated evaluation, training a model
+// and classifying new graphs with it.
+//
+//	wkpi diagrams -data DIR|ZIP -filtration ricci [-out FILE]
+//	wkpi images   -data DIR|ZIP -filtration ricci [-tau T] [-rows 40] [-out FILE]
+//	wkpi eval     -data DIR|ZIP [-m 5 -sigma 1 -C 1 | -grid paper | -select cost] [-folds 10 -repeats 1 -seed 1]
+//	wkpi train    -data DIR|ZIP ... -out model.json
+//	wkpi predict  -model model.json FILE...
+//
+// Bad input ends the command with exit status 1 and one line on stderr
+// naming the file, line and problem.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+type command struct {
+	name, usage string
+	run         func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"diagrams", "persistence diagrams of every graph, as JSON Lines", runDiagrams},
+		{"images", "persistence images of every graph on one grid, as JSON", runImages},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
+		usage(stderr)
+		return 2
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			if err := c.run(ctx, args[1:], stdout, stderr); err != nil {
+				fmt.Fprintf(stderr, "wkpi %s: %v\n", c.name, err)
+				return 1
+			}
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "wkpi: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: wkpi COMMAND [flags]   (wkpi COMMAND -h for its flags)")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.usage)
+	}
+}

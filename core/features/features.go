@@ -1,0 +1,266 @@
+package features
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/pimage"
+	"wkpi-web/core/progress"
+)
+
+// Settings are every choice between a graph and its image vector. They
+// are stored in trained models so that new graphs are treated the same way.
+type Settings struct {
+	Filtration filtration.Options `json:"filtration"`
+	// Channels lists the images per graph, each a "+"-joined set of
+	// sub-diagrams among ord0, rel1, ext0, ext1.
+	Channels  []string         `json:"channels"`
+	Rows      int              `json:"rows"`
+	Tau       float64          `json:"tau"` // Gaussian width; 0 picks one from the grid (see FitGrid)
+	Weighting pimage.Weighting `json:"weighting"`
+	// MaxPersistence scales the linear weighting; 0 takes the dataset's
+	// largest persistence when the grid is fitted.
+	MaxPersistence float64 `json:"max_persistence,omitempty"`
+	KeepZero       bool    `json:"keep_zero"` // keep zero-persistence points
+	Normalize      bool    `json:"normalize"` // scale each image vector to unit L2 norm
+}
+
+// Default returns the settings used when a user picks only a descriptor.
+func Default(kind filtration.Kind) Settings {
+	return Settings{
+		Filtration: filtration.Options{Kind: kind},
+		Channels:   []string{"ord0+ext0", "rel1+ext1"},
+		Rows:       40,
+		Weighting:  pimage.Constant,
+		Normalize:  true,
+	}
+}
+
+var subDiagrams = map[string]func(persistence.Diagrams) []persistence.Point{
+	"ord0": func(d persistence.Diagrams) []persistence.Point { return d.Ord0 },
+	"rel1": func(d persistence.Diagrams) []persistence.Point { return d.Rel1 },
+	"ext0": func(d persistence.Diagrams) []persistence.Point { return d.Ext0 },
+	"ext1": func(d persistence.Diagrams) []persistence.Point { return d.Ext1 },
+}
+
+// Validate reports the first setting that cannot work.
+func (s Settings) Validate() error {
+	if len(s.Channels) == 0 {
+		return errors.New("features: no channels")
+	}
+	for _, c := range s.Channels {
+		for _, part := range strings.Split(c, "+") {
+			if subDiagrams[part] == nil {
+				return fmt.Errorf("features: channel %q: unknown sub-diagram %q (want ord0, rel1, ext0, ext1)", c, part)
+			}
+		}
+	}
+	if s.Rows < 2 || s.Rows > 400 {
+		return fmt.Errorf("features: rows %d out of range 2..400", s.Rows)
+	}
+	if s.Tau < 0 || math.IsNaN(s.Tau) || math.IsInf(s.Tau, 0) {
+		return fmt.Errorf("features: tau %v must be a finite non-negative number", s.Tau)
+	}
+	return nil
+}
+
+// channelPoints gathers the points of one channel of a graph's diagrams.
+func channelPoints(d persistence.Diagrams, channel string) []persistence.Point {
+	var pts []persistence.Point
+	for _, part := range strings.Split(channel, "+") {
+		pts = append(pts, subDiagrams[part](d)...)
+	}
+	return pts
+}
+
+// Diagram computes the descriptor function and the extended persistence
+// diagrams of one graph.
+func Diagram(g *graph.Graph, s Settings) (persistence.Diagrams, filtration.Function, error) {
+	f, err := filtration.Compute(g, s.Filtration)
+	if err != nil {
+		return persistence.Diagrams{}, f, err
+	}
+	d := persistence.Extended(g, f.Vertex)
+	if f.Edge != nil {
+		// The paper's edge-valued variant: 0-dim sublevel pairs with edges
+		// at their own value replace the lower-star Ord0.
+		d.Ord0 = finite(persistence.Sublevel0(g, f.Vertex, f.Edge))
+	}
+	if !s.KeepZero {
+		d = d.DropZero()
+	}
+	return d, f, nil
+}
+
+func finite(pts []persistence.Point) []persistence.Point {
+	out := pts[:0:0]
+	for _, p := range pts {
+		if !math.IsInf(p.Death, 0) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Diagrams computes Diagram for every graph, checking ctx between graphs.
+func Diagrams(ctx context.Context, graphs []*graph.Graph, s Settings, prog progress.Func) ([]persistence.Diagrams, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	out := make([]persistence.Diagrams, len(graphs))
+	for i, g := range graphs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d, _, err := Diagram(g, s)
+		if err != nil {
+			return nil, fmt.Errorf("graph %d: %w", i, err)
+		}
+		out[i] = d
+		prog.Report("diagrams", i+1, len(graphs))
+	}
+	return out, nil
+}
+
+// FitGrid fits the image grid over all points of all channels of the
+// given diagrams and resolves an automatic Tau: with Tau = 0 the Gaussian
+// width is about one pixel (the largest persistence over the rows left
+// after the grid's padding of pimage.PadTaus widths on each side), which
+// keeps neighbouring points apart at 40 rows.
+func FitGrid(diagrams []persistence.Diagrams, s Settings) (pimage.Grid, Settings, error) {
+	if err := s.Validate(); err != nil {
+		return pimage.Grid{}, s, err
+	}
+	var all [][]persistence.Point
+	for _, d := range diagrams {
+		for _, c := range s.Channels {
+			all = append(all, channelPoints(d, c))
+		}
+	}
+	maxPers := pimage.MaxPersistence(all)
+	if s.Weighting == pimage.Linear && s.MaxPersistence == 0 {
+		s.MaxPersistence = maxPers
+	}
+	if s.Tau == 0 {
+		s.Tau = maxPers / float64(max(1, s.Rows-2*pimage.PadTaus))
+		if !(s.Tau > 0) {
+			s.Tau = 1 // every point on the diagonal: any width shows them
+		}
+	}
+	g, err := pimage.FitGrid(all, s.Rows, s.Tau)
+	return g, s, err
+}
+
+// Image renders one graph's channels on the grid and concatenates them.
+func Image(d persistence.Diagrams, grid pimage.Grid, s Settings) ([]float64, error) {
+	opt := pimage.Options{Rows: s.Rows, Tau: s.Tau, Weighting: s.Weighting, MaxPersistence: s.MaxPersistence}
+	vec := make([]float64, 0, len(s.Channels)*grid.Rows*grid.Cols)
+	for _, c := range s.Channels {
+		img, err := grid.Image(channelPoints(d, c), opt)
+		if err != nil {
+			return nil, err
+		}
+		vec = append(vec, img...)
+	}
+	flushTails(vec)
+	if s.Normalize {
+		var sum float64
+		for _, v := range vec {
+			sum += v * v
+		}
+		if sum > 0 {
+			norm := math.Sqrt(sum)
+			for i := range vec {
+				vec[i] /= norm
+			}
+		}
+	}
+	return vec, nil
+}
+
+// tailCut is the fraction of an image's peak below which a pixel is set
+// to exactly 0. Exact erf integrals leave Gaussian tails of 1e-100 and
+// less over most of the grid; zeroing them changes every kernel value by
+// far less than float64 rounding of the sums, and lets the kernel skip
+// pixels where both images are 0 (most of them).
+const tailCut = 1e-12
+
+func flushTails(vec []float64) {
+	var peak float64
+	for _, v := range vec {
+		peak = math.Max(peak, math.Abs(v))
+	}
+	for i, v := range vec {
+		if math.Abs(v) < tailCut*peak {
+			vec[i] = 0
+		}
+	}
+}
+
+// Centres returns the pixel centre of every entry of an image vector: the
+// grid's centres repeated once per channel.
+func Centres(grid pimage.Grid, s Settings) [][2]float64 {
+	one := grid.Centers()
+	out := make([][2]float64, 0, len(one)*len(s.Channels))
+	for range s.Channels {
+		out = append(out, one...)
+	}
+	return out
+}
+
+// Points returns a graph's diagram points of all channels in the
+// (birth, persistence) plane, as used to place the weight function's
+// initial centres.
+func Points(d persistence.Diagrams, s Settings) [][2]float64 {
+	var out [][2]float64
+	for _, c := range s.Channels {
+		for _, p := range channelPoints(d, c) {
+			if math.IsInf(p.Death, 0) {
+				continue
+			}
+			x, y := pimage.Transform(p)
+			out = append(out, [2]float64{x, y})
+		}
+	}
+	return out
+}
+
+// Set is a dataset's features: diagrams, the fitted grid and one image
+// vector per graph, with the settings that made them (Tau resolved).
+type Set struct {
+	Settings Settings               `json:"settings"`
+	Diagrams []persistence.Diagrams `json:"diagrams"`
+	Grid     pimage.Grid            `json:"grid"`
+	Images   [][]float64            `json:"images"`
+}
+
+// Compute runs the whole feature stage over a dataset.
+func Compute(ctx context.Context, ds *graph.Dataset, s Settings, prog progress.Func) (*Set, error) {
+	diags, err := Diagrams(ctx, ds.Graphs, s, prog)
+	if err != nil {
+		return nil, err
+	}
+	grid, s, err := FitGrid(diags, s)
+	if err != nil {
+		return nil, err
+	}
+	images := make([][]float64, len(diags))
+	for i, d := range diags {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		img, err := Image(d, grid, s)
+		if err != nil {
+			return nil, fmt.Errorf("graph %d: %w", i, err)
+		}
+		images[i] = img
+		prog.Report("images", i+1, len(diags))
+	}
+	return &Set{Settings: s, Diagrams: diags, Grid: grid, Images: images}, nil
+}

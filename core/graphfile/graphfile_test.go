@@ -1,0 +1,204 @@
+package graphfile_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
+)
+
+// edges builds an edge list from flattened pairs u0, v0, u1, v1, ...
+func edges(ends ...int) []graph.Edge {
+	var out []graph.Edge
+	for i := 0; i+1 < len(ends); i += 2 {
+		out = append(out, graph.Edge{U: ends[i], V: ends[i+1]})
+	}
+	return out
+}
+
+func TestFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []*graph.Graph
+	}{
+		{"social.edges", []*graph.Graph{{
+			// alice 0, bob 1, carol 2, dave 3 (isolated), erin 4, frank 5.
+			N: 6, Edges: edges(0, 1, 0, 2, 1, 2, 4, 5),
+		}}},
+		{"triangle.graphml", []*graph.Graph{{
+			// a-b is given twice; its first label, "double", wins.
+			N: 4, Edges: edges(0, 1, 0, 2, 1, 2),
+			NodeLabels: []string{"C", "N", "O", "S"},
+			EdgeLabels: []string{"double", "single", "single"},
+		}}},
+		{"benzene.mol", []*graph.Graph{{
+			N: 6, Edges: edges(0, 1, 0, 5, 1, 2, 2, 3, 3, 4, 4, 5),
+			NodeLabels: []string{"C", "C", "C", "C", "C", "C"},
+			// Bonds i-(i+1) alternate double/single from 1-2; 6-1 is single.
+			EdgeLabels: []string{"2", "1", "1", "2", "1", "2"},
+		}}},
+		{"two.sdf", []*graph.Graph{
+			{N: 3, Edges: edges(0, 1, 1, 2), NodeLabels: []string{"C", "C", "O"}, EdgeLabels: []string{"1", "1"}},
+			{N: 2, Edges: edges(0, 1), NodeLabels: []string{"C", "O"}, EdgeLabels: []string{"2"}},
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile("testdata/" + tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := graphfile.Parse(tc.file, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %s\nwant %s", show(got), show(tc.want))
+			}
+			// Without a known extension the content must be recognised.
+			sniffed, err := graphfile.Parse("upload", data)
+			if err != nil || !reflect.DeepEqual(sniffed, tc.want) {
+				t.Errorf("sniffed: got %s, err %v", show(sniffed), err)
+			}
+		})
+	}
+}
+
+func show(gs []*graph.Graph) string {
+	var b strings.Builder
+	for _, g := range gs {
+		fmt.Fprintf(&b, "%+v ", *g)
+	}
+	return b.String()
+}
+
+func TestInline(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		want       []*graph.Graph
+	}{
+		{"labelled.csv", "a,b,x\r\nb,c,y\r\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 1, 2), EdgeLabels: []string{"x", "y"}}}},
+		{"g.json", `{"nodes": 3, "edges": [[2, 1], [0, 1]]}`, []*graph.Graph{{N: 3, Edges: edges(0, 1, 1, 2)}}},
+		{"g.json", `[{"nodes": ["C", "O"], "edges": [[0, 1]], "edge_labels": ["2"], "node_values": [0.5, -1]},
+		             {"nodes": 1, "edges": []}]`, []*graph.Graph{
+			{N: 2, Edges: edges(0, 1), NodeLabels: []string{"C", "O"}, EdgeLabels: []string{"2"}, NodeValues: []float64{0.5, -1}},
+			{N: 1},
+		}},
+		{"two.graphml", `<graphml><key id="label" for="all"/>
+			<graph><node id="1"><data key="label">x</data></node><node id="2"/><edge source="1" target="2"><data key="label">e</data></edge></graph>
+			<graph><node id="n"/></graph></graphml>`, []*graph.Graph{
+			{N: 2, Edges: edges(0, 1), NodeLabels: []string{"x", ""}, EdgeLabels: []string{"e"}},
+			// graph.New gives an empty, non-nil label list when labels exist.
+			{N: 1, NodeLabels: []string{""}, EdgeLabels: []string{}},
+		}},
+		{"chain.sdf", chain(120) + "\n\n", []*graph.Graph{chainGraph(120)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := graphfile.Parse(tc.name, []byte(tc.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %s\nwant %s", show(got), show(tc.want))
+			}
+		})
+	}
+}
+
+// chain writes a molfile of n carbons in a path; from atom 100 on, bond
+// lines run the two 3-digit atom numbers together ("100101  1"), which
+// only the fixed-column layout can split.
+func chain(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "chain\n\n\n%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", n, n-1)
+	for range n {
+		b.WriteString("    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n")
+	}
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "%3d%3d%3d  0  0  0  0\n", i, i+1, 1)
+	}
+	b.WriteString("M  END\n$$$$\n")
+	return b.String()
+}
+
+func chainGraph(n int) *graph.Graph {
+	g := &graph.Graph{N: n}
+	for i := 0; i+1 < n; i++ {
+		g.Edges = append(g.Edges, graph.Edge{U: i, V: i + 1})
+		g.EdgeLabels = append(g.EdgeLabels, "1")
+	}
+	for range n {
+		g.NodeLabels = append(g.NodeLabels, "C")
+	}
+	return g
+}
+
+func TestErrors(t *testing.T) {
+	benzene, err := os.ReadFile("testdata/benzene.mol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3000 := strings.Replace(string(benzene), "V2000", "V3000", 1)
+	badBond := strings.Replace(string(benzene), "  6  1  1", "  6  9  1", 1)
+	short := strings.Replace(string(benzene), "  6  6  0", " 60  6  0", 1)
+	for _, tc := range []struct{ name, data, want string }{
+		{"g.txt", "", "g.txt: empty file (no nodes)"},
+		{"g.txt", "a b\nb b\n", `g.txt line 2: self-loop on node "b"`},
+		{"g.txt", "a b c d\n", `g.txt line 1: want "u v" or "u v label", got 4 fields`},
+		{"g.csv", "a,,b\n", "g.csv line 1: empty field 2"},
+		{"g.txt", "a b x\nb c\n", "g.txt line 2: edges on lines 1 and 2 disagree on having a label"},
+		{"m.mol", v3000, "m.mol line 4: V3000 molfiles are not supported; save as V2000"},
+		{"m.mol", badBond, "m.mol line 16: atom number 9 out of range 1..6"},
+		{"m.mol", short, "m.mol line 4: counts line promises 60 atoms and 6 bonds, but the file ends first"},
+		{"m.mol", "x\n\n\n 1 0\nnot an atom line\n", `m.mol line 5: atom line "not an atom line" has no element symbol`},
+		{"m.mol", "x\n\n", "m.mol line 3: molfile record starting on line 1 ends before its counts line"},
+		{"m.mol", "x\n\n\nabc\n", `m.mol line 4: counts line "abc" does not start with atom and bond counts`},
+		{"m.mol", "x\n\n\n-1 0\n", "m.mol line 4: negative atom or bond count"},
+		{"m.mol", "x\n\n\n2 1\nC 0 0 C\n0 0 0 O\n1 1 1\n", "m.mol line 7: bond from atom 1 to itself"},
+		{"m.sdf", "\n\n", "m.sdf: empty file (no molecules)"},
+		{"g.graphml", "<graphml><graph><node id='a'/><edge source='a' target='z'/></graph></graphml>", `g.graphml line 1: edge target "z" is not a declared node`},
+		{"g.graphml", "<graphml>\n<graph>\n<node id='a'/>\n<node id='a'/></graph></graphml>", `g.graphml line 4: duplicate node id "a"`},
+		{"g.graphml", "<graphml><graph><node id='a'/><edge source='a' target='a'/></graph></graphml>", `g.graphml line 1: self-loop on node "a"`},
+		{"g.graphml", "<graphml>\n<graph>\n<node id='a'>\n</graph>", "g.graphml line 4: element <node> closed by </graph>"},
+		{"g.graphml", "<graphml/>", "g.graphml: no <graph> element"},
+		{"g.graphml", "<graphml><node id='a'/></graphml>", "g.graphml line 1: <node> outside a <graph>"},
+		{"g.json", `{"nodes": 2, "edges": [[0, 1, 2]]}`, "g.json: graph 1: edge 1: want [u, v], got 3 numbers"},
+		{"g.json", `{"nodes": 2, "edges": [[0, 5]]}`, "g.json: graph 1: edge (0, 5): node out of range 0..1"},
+		{"g.json", `{"nodes": 2, "edges": [[1, 1]]}`, "g.json: graph 1: edge (1, 1): self-loop"},
+		{"g.json", `{"nodes": 1e12}`, "g.json: graph 1: \"nodes\" must be a count or an array of label strings"},
+		{"g.json", `{"nodes": 1000000000000}`, "g.json: graph 1: \"nodes\": count 1000000000000 out of range 0..16777216"},
+		{"g.json", `{"edges": []}`, `g.json: graph 1: missing "nodes"`},
+		{"g.json", `{"nodes": 2, "node_values": [1]}`, "g.json: graph 1: 1 node values for 2 nodes"},
+		{"g.json", `{"nodes": 2, "edges": [[0, 1]], "edge_labels": []}`, "g.json: graph 1: 0 edge labels for 1 edges"},
+		{"g.json", "{\"nodes\": 2,\n \"edge_label\": []}", `g.json: json: unknown field "edge_label"`},
+		{"g.json", "{\"nodes\": 2,\n \"edges\": [[0, \"1\"]]}", "g.json line 2: json: cannot unmarshal string into Go struct field jsonGraphObject.edges of type int"},
+		{"g.json", "{\"nodes\": 2,\n\n ]", "g.json line 3: invalid character ']' looking for beginning of object key string"},
+		{"g.json", `[]`, "g.json: empty array (no graphs)"},
+		{"g.json", `{"nodes": 1} {}`, "g.json: data after the JSON value"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			gs, err := graphfile.Parse(tc.name, []byte(tc.data))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v\n         want %s\n(graphs %s)", err, tc.want, show(gs))
+			}
+		})
+	}
+	if _, err := graphfile.Parse("g.json", []byte(`{"nodes": 2, "edges": [[1, 1]]}`)); !errors.Is(err, graph.ErrSelfLoop) {
+		t.Errorf("self-loop error %v does not wrap graph.ErrSelfLoop", err)
+	}
+}
+
+func BenchmarkParseSDF(b *testing.B) {
+	// 100 records of a 999-atom chain, the largest a V2000 counts line allows.
+	data := []byte(strings.Repeat(chain(999), 100))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := graphfile.Parse("many.sdf", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package persistence
+
+import (
+	"math"
+
+	"wkpi-web/core/graph"
+)
+
+// Extended returns the extended persistence of the lower-star filtration
+// of g by f (one value per node), as GUDHI's extend_filtration followed by
+// extended_persistence computes it:
+//
+//   - Ord0: the finite sublevel pairs (Birth <= Death), as Sublevel0;
+//   - Ext0: one point (min f, max f) per connected component, in order of
+//     the component's smallest node; an isolated vertex v gives (f(v), f(v));
+//   - Rel1: the finite superlevel pairs (Birth >= Death), as Superlevel0;
+//   - Ext1: one point per independent cycle, m - n + c in all, with
+//     Birth >= Death.
+//
+// Zero-persistence points are kept so that these counts hold (n - c points
+// in Ord0 and in Rel1); DropZero removes them, and callers building
+// features normally should.
+//
+// Each Ext1 point pairs an edge closing a cycle in the superlevel sweep
+// (its death, at the smaller value of its ends) with the edge that created
+// the cycle in the sublevel sweep (its birth). Following Yan et al., "Link
+// prediction with persistent homology" (ICML 2021), the superlevel sweep
+// keeps a spanning forest: an edge e closing a cycle with the forest path P
+// dies against the edge of e+P that enters last in the sublevel order,
+// which then leaves the forest in exchange for e. This matches the column
+// reduction of the extended filtration (checked against a brute-force
+// reduction in the tests) at O(n) per cycle.
+func Extended(g *graph.Graph, f []float64) Diagrams {
+	up := edgeValues(g, f, math.Max)
+	down := edgeValues(g, f, math.Min)
+	sub := sweep(g, f, up, ascending)
+	super := sweep(g, f, down, descending)
+	return Diagrams{
+		Ord0: sub.pairs,
+		Rel1: super.pairs,
+		Ext0: componentRanges(g, f),
+		Ext1: cycles(g, up, down, sub.order, super),
+	}
+}
+
+// componentRanges gives (min, max) of f over each connected component.
+func componentRanges(g *graph.Graph, f []float64) []Point {
+	comp, count := g.Components()
+	ps := make([]Point, count)
+	seen := make([]bool, count)
+	for v, c := range comp {
+		if !seen[c] {
+			seen[c] = true
+			ps[c] = Point{f[v], f[v]}
+		}
+		ps[c].Birth = math.Min(ps[c].Birth, f[v])
+		ps[c].Death = math.Max(ps[c].Death, f[v])
+	}
+	return ps
+}
+
+// cycles pairs the cycle-closing edges of the superlevel sweep with their
+// sublevel creators, swapping them through a spanning forest (see Extended).
+func cycles(g *graph.Graph, up, down []float64, subOrder []int, super sweepResult) []Point {
+	rank := make([]int, len(subOrder)) // position of each edge in the sublevel sweep
+	for r, i := range subOrder {
+		rank[i] = r
+	}
+	// Incident edges of each node, flattened: node x's are
+	// incident[start[x]:start[x+1]]. The forest is the edges marked in it.
+	start := make([]int, g.N+1)
+	for _, ed := range g.Edges {
+		start[ed.U+1]++
+		start[ed.V+1]++
+	}
+	for x := range g.N {
+		start[x+1] += start[x]
+	}
+	incident := make([]int, 2*len(g.Edges))
+	fill := append([]int(nil), start[:g.N]...)
+	for i, ed := range g.Edges {
+		incident[fill[ed.U]], incident[fill[ed.V]] = i, i
+		fill[ed.U]++
+		fill[ed.V]++
+	}
+	inForest := make([]bool, len(g.Edges))
+	via := make([]int, g.N) // edge by which the path search reached a node, -1 at the start
+	mark := make([]int, g.N)
+	stamp := 0
+	var stack []int
+	var ps []Point
+	for _, e := range super.order {
+		u, v := g.Edges[e].U, g.Edges[e].V
+		if !super.cycle[e] {
+			inForest[e] = true
+			continue
+		}
+		// Depth-first search for the forest path from u to v.
+		stamp++
+		mark[u], via[u] = stamp, -1
+		stack = append(stack[:0], u)
+		for len(stack) > 0 && mark[v] != stamp {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, t := range incident[start[x]:start[x+1]] {
+				y := g.Edges[t].U + g.Edges[t].V - x
+				if inForest[t] && mark[y] != stamp {
+					mark[y], via[y] = stamp, t
+					stack = append(stack, y)
+				}
+			}
+		}
+		last := e
+		for x := v; via[x] >= 0; {
+			t := via[x]
+			if rank[t] > rank[last] {
+				last = t
+			}
+			x = g.Edges[t].U + g.Edges[t].V - x
+		}
+		ps = append(ps, Point{up[last], down[e]})
+		inForest[last], inForest[e] = false, last != e
+	}
+	return ps
+}
