@@ -1,0 +1,12 @@
+// Package eval holds the generic machinery of classification
+// experiments: stratified k-fold splits, accuracy and confusion matrices,
+// cross-validation of any Learner, nested cross-validation over a
+// parameter grid, and repetition with different seeds.
+//
+// Learners see only sample indices into the caller's dataset, so the
+// package knows nothing of graphs, kernels or SVMs.
+//
+// Spreads over folds or repeats are population standard deviations
+// (divide by n, numpy's np.std default), the convention of the tables
+// of Zhao and Wang (2019) and most graph-kernel papers.
+package eval

@@ -1,0 +1,12 @@
+// Package model stores a trained WKPI classifier as JSON and classifies
+// new graphs with it.
+//
+// A model is everything needed to repeat the pipeline on a graph the
+// training never saw: the feature settings (descriptor, sub-diagrams,
+// Gaussian width), the persistence-image grid fitted on the training
+// data, the learned weight function and kernel width, the SVM's
+// coefficients and the images of its support vectors only. Loading
+// checks the format version, every shape and every number, and says
+// what is wrong, so a corrupt or hand-edited file never reaches the
+// classifier.
+package model

@@ -1,0 +1,230 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"wkpi-web/core/features"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/pimage"
+	"wkpi-web/core/svm"
+)
+
+// Format and Version identify the file format; Load refuses others.
+const (
+	Format  = "wkpi-model"
+	Version = 1
+)
+
+// Model is a trained classifier, plain data throughout.
+type Model struct {
+	Format   string            `json:"format"`
+	Version  int               `json:"version"`
+	Dataset  string            `json:"dataset"`
+	Classes  []string          `json:"classes"`
+	Features features.Settings `json:"features"`
+	Grid     pimage.Grid       `json:"grid"`
+	Weight   kernel.Mixture    `json:"weight"`
+	Sigma    float64           `json:"sigma"`
+	Variant  kernel.Variant    `json:"variant"`
+	C        float64           `json:"C"`
+	Learn    learn.Options     `json:"learn"`
+	Trace    learn.Trace       `json:"trace"`
+	// SVM's support vector indices point into Support.
+	SVM     svm.Model   `json:"svm"`
+	Support [][]float64 `json:"support"`
+}
+
+// Trained is what a training run hands to New.
+type Trained struct {
+	Dataset string
+	Classes []string
+	Set     *features.Set // features of the whole dataset
+	Train   []int         // indices into Set of the SVM's training samples
+	Weight  kernel.Mixture
+	Sigma   float64
+	Variant kernel.Variant
+	C       float64
+	Learn   learn.Options
+	Trace   learn.Trace
+	SVM     *svm.Model // trained on Train, indices into Train
+}
+
+// New keeps only the support vectors' images and renumbers the SVM's
+// indices to point into them.
+func New(t Trained) (*Model, error) {
+	keep := t.SVM.SupportVectors()
+	index := make(map[int]int, len(keep))
+	support := make([][]float64, len(keep))
+	for i, sv := range keep {
+		if sv < 0 || sv >= len(t.Train) {
+			return nil, fmt.Errorf("model: support vector %d outside the %d training samples", sv, len(t.Train))
+		}
+		index[sv] = i
+		support[i] = t.Set.Images[t.Train[sv]]
+	}
+	compact := svm.Model{Classes: t.SVM.Classes, N: len(keep)}
+	for _, b := range t.SVM.Pairs {
+		nb := b
+		nb.SV = make([]int, len(b.SV))
+		for i, sv := range b.SV {
+			nb.SV[i] = index[sv]
+		}
+		compact.Pairs = append(compact.Pairs, nb)
+	}
+	m := &Model{
+		Format: Format, Version: Version, Dataset: t.Dataset, Classes: t.Classes,
+		Features: t.Set.Settings, Grid: t.Set.Grid, Weight: t.Weight, Sigma: t.Sigma,
+		Variant: t.Variant, C: t.C, Learn: t.Learn, Trace: t.Trace, SVM: compact, Support: support,
+	}
+	return m, m.Validate()
+}
+
+// Save writes the model as JSON.
+func (m *Model) Save(w io.Writer) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	return enc.Encode(m)
+}
+
+// Load reads and validates a model.
+func Load(r io.Reader) (*Model, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var m Model
+	if err := dec.Decode(&m); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, fmt.Errorf("model: not valid JSON at byte %d: %w", syntax.Offset, err)
+		}
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// Validate checks the format, every shape and every number.
+func (m *Model) Validate() error {
+	switch {
+	case m.Format != Format:
+		return fmt.Errorf("model: format %q, want %q (is this a wkpi-web model file?)", m.Format, Format)
+	case m.Version != Version:
+		return fmt.Errorf("model: format version %d, this build reads version %d", m.Version, Version)
+	case len(m.Classes) < 2:
+		return fmt.Errorf("model: %d classes, want at least 2", len(m.Classes))
+	case m.SVM.Classes != len(m.Classes):
+		return fmt.Errorf("model: SVM has %d classes, model names %d", m.SVM.Classes, len(m.Classes))
+	case !(m.Sigma > 0) || math.IsInf(m.Sigma, 0):
+		return fmt.Errorf("model: kernel sigma %v must be positive and finite", m.Sigma)
+	case m.Variant != kernel.WKPI && m.Variant != kernel.Alt:
+		return fmt.Errorf("model: unknown kernel variant %d", m.Variant)
+	}
+	if err := m.Features.Validate(); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	if !(m.Features.Tau > 0) {
+		return fmt.Errorf("model: features tau %v must be positive", m.Features.Tau)
+	}
+	if err := m.Grid.Validate(); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	if err := m.Weight.Validate(); err != nil {
+		return fmt.Errorf("model: weight function: %w", err)
+	}
+	pixels := len(m.Features.Channels) * m.Grid.Rows * m.Grid.Cols
+	if m.SVM.N != len(m.Support) {
+		return fmt.Errorf("model: SVM expects %d support images, file has %d", m.SVM.N, len(m.Support))
+	}
+	for i, img := range m.Support {
+		if len(img) != pixels {
+			return fmt.Errorf("model: support image %d has %d pixels, the grid gives %d", i, len(img), pixels)
+		}
+		if err := finite(img); err != nil {
+			return fmt.Errorf("model: support image %d: %w", i, err)
+		}
+	}
+	for p, b := range m.SVM.Pairs {
+		if b.A < 0 || b.B >= len(m.Classes) || b.A >= b.B {
+			return fmt.Errorf("model: SVM pair %d has classes (%d, %d)", p, b.A, b.B)
+		}
+		if len(b.SV) != len(b.Coef) {
+			return fmt.Errorf("model: SVM pair %d has %d support vectors and %d coefficients", p, len(b.SV), len(b.Coef))
+		}
+		for _, sv := range b.SV {
+			if sv < 0 || sv >= len(m.Support) {
+				return fmt.Errorf("model: SVM pair %d names support vector %d of %d", p, sv, len(m.Support))
+			}
+		}
+		if err := finite(append(b.Coef, b.Rho)); err != nil {
+			return fmt.Errorf("model: SVM pair %d: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func finite(xs []float64) error {
+	for i, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("value %d is %v", i, x)
+		}
+	}
+	return nil
+}
+
+// Kernel returns the learned kernel on the model's pixel grid.
+func (m *Model) Kernel() kernel.Kernel {
+	return kernel.Kernel{
+		Weights: m.Weight.PixelWeights(features.Centres(m.Grid, m.Features)),
+		Sigma:   m.Sigma,
+		Variant: m.Variant,
+	}
+}
+
+// Prediction is the model's answer for one graph.
+type Prediction struct {
+	Class    int                  `json:"class"`
+	Label    string               `json:"label"`
+	Decision []float64            `json:"decision"` // one value per SVM pair; positive votes for the pair's first class
+	Diagrams persistence.Diagrams `json:"diagrams"`
+	Points   [][2]float64         `json:"points"` // diagram points in the (birth, persistence) plane of the weight function
+}
+
+// Predict classifies graphs with the model.
+func (m *Model) Predict(ctx context.Context, graphs []*graph.Graph) ([]Prediction, error) {
+	out := make([]Prediction, len(graphs))
+	images := make([][]float64, len(graphs))
+	for i, g := range graphs {
+		d, _, err := features.Diagram(g, m.Features)
+		if err != nil {
+			return nil, fmt.Errorf("graph %d: %w", i, err)
+		}
+		img, err := features.Image(d, m.Grid, m.Features)
+		if err != nil {
+			return nil, fmt.Errorf("graph %d: %w", i, err)
+		}
+		images[i] = img
+		out[i].Diagrams = d
+		out[i].Points = features.Points(d, m.Features)
+	}
+	k, err := m.Kernel().Cross(ctx, images, m.Support, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Decision = m.SVM.Decision(k[i])
+		out[i].Class = m.SVM.Predict(k[i])
+		out[i].Label = m.Classes[out[i].Class]
+	}
+	return out, nil
+}

@@ -1,0 +1,254 @@
+package svm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// ErrNotConverged is returned, wrapped and together with a usable model,
+// when a binary problem hits Options.MaxIter before the stopping
+// tolerance, as LIBSVM warns and still returns its model.
+var ErrNotConverged = errors.New("svm: maximum number of iterations reached")
+
+// Options control training. Apart from C, the zero value selects
+// LIBSVM's (and scikit-learn's SVC) defaults.
+type Options struct {
+	// C bounds every dual variable (penalty of a margin violation); > 0.
+	C float64
+	// Tol is the stopping tolerance on the maximal KKT violation,
+	// LIBSVM's eps; 0 means 1e-3, LIBSVM's and scikit-learn's default.
+	Tol float64
+	// MaxIter bounds SMO iterations per binary problem; 0 means LIBSVM's
+	// max(10^7, 100 n).
+	MaxIter int
+	// NoShrinking turns off LIBSVM's shrinking heuristic. Shrinking only
+	// speeds training up, and with it on (the default, as in LIBSVM and
+	// scikit-learn) the solver takes exactly LIBSVM's steps; without,
+	// it reaches the same optimum within Tol by another path.
+	NoShrinking bool
+}
+
+// Model is a trained one-vs-one classifier. It is plain data: training
+// sample indices and coefficients, so it can be stored as JSON.
+type Model struct {
+	// Classes is the number of class labels, 0..Classes-1.
+	Classes int `json:"classes"`
+	// N is the training set size, the length Decision expects.
+	N int `json:"n"`
+	// Pairs holds one binary classifier per pair A < B of classes present
+	// in the training labels, in LIBSVM's order (A major, B minor).
+	Pairs []Binary `json:"pairs"`
+}
+
+// Binary is the classifier of class A (+1) against class B (-1):
+// f(x) = sum_i Coef[i] K(x, SV[i]) - Rho, positive for A.
+type Binary struct {
+	A int `json:"a"`
+	B int `json:"b"`
+	// SV are indices into the training set, ascending.
+	SV []int `json:"sv"`
+	// Coef[i] is alpha_i times the ±1 label of SV[i].
+	Coef []float64 `json:"coef"`
+	Rho  float64   `json:"rho"`
+	// Iterations is the number of SMO steps the solver took.
+	Iterations int `json:"iterations"`
+}
+
+// Train fits a C-SVC to the n×n Gram matrix K of the training samples
+// and their labels y in 0..k-1. Classes without samples are allowed
+// (they get no pair and never win a vote), but at least two must occur.
+func Train(ctx context.Context, K [][]float64, y []int, o Options) (*Model, error) {
+	if err := checkOptions(&o); err != nil {
+		return nil, err
+	}
+	if err := checkGram(K); err != nil {
+		return nil, err
+	}
+	n := len(K)
+	if len(y) != n {
+		return nil, fmt.Errorf("svm: %d labels for a %d×%d Gram matrix", len(y), n, n)
+	}
+	classes := 0
+	for i, c := range y {
+		if c < 0 {
+			return nil, fmt.Errorf("svm: label %d of sample %d is negative", c, i)
+		}
+		classes = max(classes, c+1)
+	}
+	members := make([][]int, classes)
+	for i, c := range y {
+		members[c] = append(members[c], i)
+	}
+	present := 0
+	for _, m := range members {
+		if len(m) > 0 {
+			present++
+		}
+	}
+	if present < 2 {
+		return nil, fmt.Errorf("svm: training labels hold %d class(es), need at least 2", present)
+	}
+
+	m := &Model{Classes: classes, N: n}
+	var notConverged error
+	for a := range classes {
+		for b := a + 1; b < classes; b++ {
+			if len(members[a]) == 0 || len(members[b]) == 0 {
+				continue
+			}
+			bin, err := trainPair(ctx, K, members[a], members[b], o)
+			if err != nil && !errors.Is(err, ErrNotConverged) {
+				return nil, fmt.Errorf("svm: classes %d vs %d: %w", a, b, err)
+			}
+			if err != nil && notConverged == nil {
+				notConverged = fmt.Errorf("svm: classes %d vs %d: %w", a, b, err)
+			}
+			bin.A, bin.B = a, b
+			m.Pairs = append(m.Pairs, bin)
+		}
+	}
+	return m, notConverged
+}
+
+func checkOptions(o *Options) error {
+	if !(o.C > 0) || math.IsInf(o.C, 0) {
+		return fmt.Errorf("svm: C = %g, want a finite C > 0", o.C)
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-3
+	}
+	if !(o.Tol > 0) || math.IsInf(o.Tol, 0) {
+		return fmt.Errorf("svm: Tol = %g, want a finite Tol > 0", o.Tol)
+	}
+	if o.MaxIter < 0 {
+		return fmt.Errorf("svm: MaxIter = %d, want >= 0", o.MaxIter)
+	}
+	return nil
+}
+
+// symTol is the relative asymmetry tolerated in K, enough for Gram
+// matrices assembled in floating point from both triangles.
+const symTol = 1e-9
+
+func checkGram(K [][]float64) error {
+	n := len(K)
+	if n == 0 {
+		return errors.New("svm: empty Gram matrix")
+	}
+	for i, row := range K {
+		if len(row) != n {
+			return fmt.Errorf("svm: Gram matrix row %d has %d entries, want %d", i, len(row), n)
+		}
+	}
+	for i, row := range K {
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("svm: Gram matrix entry (%d,%d) is %g", i, j, v)
+			}
+			if j < i {
+				w := K[j][i]
+				if math.Abs(v-w) > symTol*math.Max(math.Abs(v), math.Abs(w)) {
+					return fmt.Errorf("svm: Gram matrix not symmetric: K[%d][%d] = %g, K[%d][%d] = %g", i, j, v, j, i, w)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// trainPair solves the binary problem of samples pos (+1) against neg
+// (-1), listed in this order as LIBSVM groups them.
+func trainPair(ctx context.Context, K [][]float64, pos, neg []int, o Options) (Binary, error) {
+	idx := append(append(make([]int, 0, len(pos)+len(neg)), pos...), neg...)
+	y := make([]float64, len(idx))
+	for i := range y {
+		y[i] = 1
+		if i >= len(pos) {
+			y[i] = -1
+		}
+	}
+	maxIter := o.MaxIter
+	if maxIter == 0 {
+		maxIter = max(10_000_000, 100*len(idx))
+	}
+	s := newSolver(K, idx, y, o.C, o.Tol, maxIter, !o.NoShrinking)
+	iter, err := s.solve(ctx)
+	if err != nil && !errors.Is(err, ErrNotConverged) {
+		return Binary{}, err
+	}
+	bin := Binary{Rho: s.rho(), Iterations: iter}
+	// Shrinking permuted s.idx, s.y and s.alpha together; sort back.
+	order := make([]int, 0, len(idx))
+	for i, a := range s.alpha {
+		if a > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(p, q int) bool { return s.idx[order[p]] < s.idx[order[q]] })
+	for _, i := range order {
+		bin.SV = append(bin.SV, s.idx[i])
+		bin.Coef = append(bin.Coef, s.alpha[i]*s.y[i])
+	}
+	return bin, err
+}
+
+// Decision returns one value per pair of m.Pairs: the binary decision
+// function at a sample whose kernel values against every training sample
+// are k (len(k) == m.N; only the entries at support vectors are read).
+// A positive value votes for the pair's A. It panics when k is shorter
+// than a support vector index, a programming error like a gonum
+// dimension mismatch.
+func (m *Model) Decision(k []float64) []float64 {
+	if len(k) != m.N {
+		panic(fmt.Sprintf("svm: Decision got %d kernel values, want %d", len(k), m.N))
+	}
+	out := make([]float64, len(m.Pairs))
+	for p, b := range m.Pairs {
+		var f float64
+		for i, sv := range b.SV {
+			f += b.Coef[i] * k[sv]
+		}
+		out[p] = f - b.Rho
+	}
+	return out
+}
+
+// Predict returns the class with most one-vs-one votes; ties go to the
+// lowest class index, as in LIBSVM and scikit-learn.
+func (m *Model) Predict(k []float64) int {
+	votes := make([]int, m.Classes)
+	for p, f := range m.Decision(k) {
+		if f > 0 {
+			votes[m.Pairs[p].A]++
+		} else {
+			votes[m.Pairs[p].B]++
+		}
+	}
+	best := 0
+	for c, v := range votes {
+		if v > votes[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// SupportVectors returns the sorted union of the support vectors of all
+// pairs: the only training samples a caller must keep to predict.
+func (m *Model) SupportVectors() []int {
+	seen := make(map[int]bool)
+	var out []int
+	for _, b := range m.Pairs {
+		for _, sv := range b.SV {
+			if !seen[sv] {
+				seen[sv] = true
+				out = append(out, sv)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
