@@ -14,12 +14,16 @@ data:
 	$(GO) run ./cmd/datasets -from ../shared/datasets -to data
 
 ## web: build the static site (app wasm, worker wasm, assets, demo data) into build/web
+WASMFLAGS := -trimpath -ldflags="-s -w"
 web: data
-	@echo "web build: not yet wired"
+	mkdir -p $(WEB)/web
+	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/app.wasm ./wasm/app
+	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/worker.wasm ./wasm/worker
+	$(GO) run ./cmd/static -out $(WEB) -public public -data data -version $(VERSION)
 
 ## run: build and serve the app
 run: web
-	@echo "serve: not yet wired"
+	$(GO) run ./cmd/serve -addr $(ADDR) -root $(WEB)
 
 ## test: every test; browser tests run in headless Chromium
 test: data web

@@ -29,6 +29,9 @@ func commands() []command {
 	return []command{
 		{"diagrams", "persistence diagrams of every graph, as JSON Lines", runDiagrams},
 		{"images", "persistence images of every graph on one grid, as JSON", runImages},
+		{"eval", "cross-validated accuracy of WKPI-SVM, learned and unlearned", runEval},
+		{"train", "learn the weight function and the SVM on a whole dataset, save the model", runTrain},
+		{"predict", "classify graphs (any input format) with a saved model", runPredict},
 	}
 }
 

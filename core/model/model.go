@@ -182,13 +182,28 @@ func finite(xs []float64) error {
 	return nil
 }
 
+// KernelFor is the kernel an SVM uses with the weight function mix: its
+// pixel weights are scaled to sum 1, so that a WKPI kernel has k(A, A) = 1
+// whatever the mixture's overall scale and the number of pixels, and one C
+// grid fits every dataset and resolution. (For altWKPI the scaling is a
+// change of sigma.)
+func KernelFor(mix kernel.Mixture, centres [][2]float64, sigma float64, v kernel.Variant) kernel.Kernel {
+	w := mix.PixelWeights(centres)
+	var total float64
+	for _, x := range w {
+		total += x
+	}
+	if total > 0 {
+		for i := range w {
+			w[i] /= total
+		}
+	}
+	return kernel.Kernel{Weights: w, Sigma: sigma, Variant: v}
+}
+
 // Kernel returns the learned kernel on the model's pixel grid.
 func (m *Model) Kernel() kernel.Kernel {
-	return kernel.Kernel{
-		Weights: m.Weight.PixelWeights(features.Centres(m.Grid, m.Features)),
-		Sigma:   m.Sigma,
-		Variant: m.Variant,
-	}
+	return KernelFor(m.Weight, features.Centres(m.Grid, m.Features), m.Sigma, m.Variant)
 }
 
 // Prediction is the model's answer for one graph.

@@ -1,0 +1,38 @@
+package app
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/pool"
+	"wkpi-web/wasm/protocol"
+)
+
+// Backend is what the UI needs from the browser side; wasm/app implements
+// it with a worker pool, fetch and IndexedDB. Callbacks may run on any
+// goroutine; the components move them onto the UI goroutine.
+type Backend interface {
+	// Submit runs a job on the worker pool; Cancel ends it.
+	Submit(req protocol.Request, h pool.Handler) int64
+	Cancel(id int64)
+	// Demo makes a bundled dataset (e.g. MUTAG) the current one and
+	// returns its key for Request.Dataset.
+	Demo(name string, done func(key string, err error))
+	// Upload reads a JS FileList (from a file input or a drop) and makes it
+	// the current dataset.
+	Upload(files app.Value, done func(key string, err error))
+	// Save keeps dataset key for the next visit (called once it loaded
+	// without error, so a broken upload is not restored).
+	Save(key string)
+	// Restore returns the key of the dataset saved by an earlier visit, or
+	// "" when there is none.
+	Restore(done func(key string))
+}
+
+// Demos are the datasets bundled with the site, ready offline.
+var Demos = []string{"MUTAG", "PTC_MR"}
+
+// Register routes the app's single page to Root with backend b (nil when
+// prerendering). The same call runs in the browser and in cmd/static.
+func Register(b Backend) {
+	app.Route("/", func() app.Composer { return &Root{Backend: b} })
+}

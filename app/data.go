@@ -1,0 +1,105 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// DataTab chooses the dataset (bundled demo or the user's TU files) and
+// shows its summary and a drawing of any graph.
+type DataTab struct {
+	app.Compo
+	Summary   *protocol.Summary
+	Loading   string
+	Error     string
+	Graph     int
+	Drawing   *protocol.Drawing
+	X, Y      []float64
+	DrawError string
+	OnDemo    func(name string)
+	OnUpload  func(files app.Value) // a JS array of File
+	OnGraph   func(int)
+}
+
+// Render lays out the chooser, the summary and the graph view.
+func (d *DataTab) Render() app.UI {
+	upload := func(files app.Value) {
+		// Copy the FileList now: a drop's list empties after the event.
+		if d.OnUpload != nil && files.Truthy() && files.Length() > 0 {
+			d.OnUpload(app.Window().Get("Array").Call("from", files))
+		}
+	}
+	return app.Div().Class("tab-body").Body(
+		app.Section().Class("card").Body(
+			app.H2().Text("Dataset"),
+			app.Div().Class("row").Body(
+				app.Range(Demos).Slice(func(i int) app.UI {
+					name := Demos[i]
+					return app.Button().ID("demo-" + name).Text(name).Disabled(d.Loading != "").
+						OnClick(func(ctx app.Context, e app.Event) {
+							if d.OnDemo != nil {
+								d.OnDemo(name)
+							}
+						})
+				}),
+			),
+			app.Div().ID("dropzone").Class("dropzone").
+				OnDragOver(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
+				OnDrop(func(ctx app.Context, e app.Event) {
+					e.PreventDefault()
+					upload(e.Get("dataTransfer").Get("files"))
+				}).Body(
+				app.Label().For("upload").Text("Your own TU dataset: drop its files (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, optional label files) or one zip here, or choose them: "),
+				app.Input().ID("upload").Type("file").Multiple(true).Accept(".txt,.zip").
+					OnChange(func(ctx app.Context, e app.Event) { upload(ctx.JSSrc().Get("files")) }),
+			),
+			app.If(d.Loading != "", func() app.UI {
+				return app.P().ID("loading").Class("busy").Text("Loading " + d.Loading + "…")
+			}),
+			app.If(d.Error != "", func() app.UI {
+				return app.P().ID("load-error").Class("error").Attr("role", "alert").Text(d.Error)
+			}),
+		),
+		app.If(d.Summary != nil, func() app.UI { return d.summary() }),
+	)
+}
+
+func (d *DataTab) summary() app.UI {
+	s := d.Summary
+	yes := map[bool]string{true: "yes", false: "no"}
+	sizes := func(st protocol.Stats) string {
+		return fmt.Sprintf("%d in all; %.1f per graph (%d to %d)", st.Total, st.Mean, st.Min, st.Max)
+	}
+	return app.Div().Class("columns").Body(
+		app.Section().Class("card").ID("summary").Body(
+			app.H2().Text(s.Name),
+			app.Dl().Body(
+				app.Dt().Text("Graphs"), app.Dd().ID("summary-graphs").Text(fmt.Sprintf("%d graphs", s.Graphs)),
+				app.Dt().Text("Classes"), app.Dd().ID("summary-classes").Body(
+					app.Text(fmt.Sprintf("%d classes: ", len(s.Classes))),
+					app.Range(s.Classes).Slice(func(i int) app.UI {
+						return app.Span().Class("pill").Text(fmt.Sprintf("%s × %d", s.Classes[i].Label, s.Classes[i].Count))
+					}),
+				),
+				app.Dt().Text("Nodes"), app.Dd().Text(sizes(s.Nodes)),
+				app.Dt().Text("Edges"), app.Dd().Text(sizes(s.Edges)),
+				app.Dt().Text("Node labels"), app.Dd().Text(yes[s.NodeLabels]),
+				app.Dt().Text("Edge labels"), app.Dd().Text(yes[s.EdgeLabels]),
+				app.Dt().Text("Disconnected graphs"), app.Dd().Text(fmt.Sprint(s.Disconnected)),
+				app.Dt().Text("Isolated nodes"), app.Dd().Text(fmt.Sprint(s.IsolatedNodes)),
+			),
+		),
+		app.Section().Class("card").Body(
+			app.H2().Text("Graph"),
+			&GraphPicker{ID: "data", Graph: d.Graph, Count: s.Graphs, OnGraph: d.OnGraph},
+			app.If(d.DrawError != "", func() app.UI {
+				return app.P().Class("error").Attr("role", "alert").Text(d.DrawError)
+			}).Else(func() app.UI {
+				return &GraphView{Drawing: d.Drawing, X: d.X, Y: d.Y}
+			}),
+		),
+	)
+}

@@ -1,0 +1,108 @@
+package app
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/core/persistence"
+)
+
+// DiagramView draws the four extended persistence diagrams in one plane
+// (birth across, death up) with the diagonal, one colour and mark each.
+type DiagramView struct {
+	app.Compo
+	Diagrams persistence.Diagrams
+}
+
+type series struct {
+	name, class, colour string
+	points              []persistence.Point
+}
+
+// Render draws a 100x100 plot with margins for the axes.
+func (v *DiagramView) Render() app.UI {
+	all := []series{
+		{"Ord0", "ord0", "#0072B2", v.Diagrams.Ord0},
+		{"Ext0", "ext0", "#009E73", v.Diagrams.Ext0},
+		{"Rel1", "rel1", "#E69F00", v.Diagrams.Rel1},
+		{"Ext1", "ext1", "#CC79A7", v.Diagrams.Ext1},
+	}
+	var coords []float64
+	for _, s := range all {
+		for _, p := range s.points {
+			coords = append(coords, p.Birth, p.Death)
+		}
+	}
+	lo, hi, ok := span(coords)
+	if !ok {
+		lo, hi = 0, 1
+	}
+	if hi-lo < 1e-9 {
+		lo, hi = lo-0.5, hi+0.5
+	}
+	pad := 0.05 * (hi - lo)
+	lo, hi = lo-pad, hi+pad
+	// Plot area: x in [12, 96], y in [4, 88] (SVG y grows downwards).
+	px := func(b float64) float64 { return 12 + 84*(b-lo)/(hi-lo) }
+	py := func(d float64) float64 { return 88 - 84*(d-lo)/(hi-lo) }
+	total := 0
+	for _, s := range all {
+		total += len(s.points)
+	}
+	return app.Figure().Class("diagram-view").ID("diagram").Body(
+		svg("svg").Attr("viewBox", "0 0 100 100").Attr("role", "img").
+			Aria("label", fmt.Sprintf("Extended persistence diagram with %d points", total)).Body(
+			svg("rect").Class("plot-bg").Attr("x", "12").Attr("y", "4").Attr("width", "84").Attr("height", "84"),
+			svg("line").Class("diagonal").
+				Attr("x1", num(px(lo))).Attr("y1", num(py(lo))).Attr("x2", num(px(hi))).Attr("y2", num(py(hi))),
+			svg("text").Class("axis").Attr("x", "54").Attr("y", "97").Attr("text-anchor", "middle").Text("birth"),
+			svg("text").Class("axis").Attr("x", "4").Attr("y", "46").Attr("text-anchor", "middle").
+				Attr("transform", "rotate(-90 4 46)").Text("death"),
+			svg("text").Class("tick").Attr("x", "12").Attr("y", "93").Text(fmt.Sprintf("%.3g", lo)),
+			svg("text").Class("tick").Attr("x", "96").Attr("y", "93").Attr("text-anchor", "end").Text(fmt.Sprintf("%.3g", hi)),
+			app.Range(all).Slice(func(i int) app.UI {
+				s := all[i]
+				return svg("g").Class("series " + s.class).Body(
+					app.Range(s.points).Slice(func(j int) app.UI {
+						p := s.points[j]
+						return mark(i, px(p.Birth), py(p.Death), s.colour).Body(
+							svg("title").Text(fmt.Sprintf("%s (%.4g, %.4g)", s.name, p.Birth, p.Death)))
+					}),
+				)
+			}),
+		),
+		app.If(total == 0, func() app.UI {
+			return app.P().Class("muted").Text("Every point lies on the diagonal (zero persistence), so none is shown: the function is constant on each connected component of this graph.")
+		}),
+		app.FigCaption().Class("legend").Body(
+			app.Range(all).Slice(func(i int) app.UI {
+				s := all[i]
+				return app.Span().Class("key").Body(
+					svg("svg").Attr("viewBox", "0 0 10 10").Attr("width", "12").Attr("height", "12").Aria("hidden", "true").Body(mark(i, 5, 5, s.colour)),
+					app.Text(fmt.Sprintf(" %s (%d)", s.name, len(s.points))),
+				)
+			}),
+		),
+	)
+}
+
+// mark draws series i's symbol at (x, y): circle, square, triangle, diamond,
+// so the series differ by shape as well as by colour.
+func mark(i int, x, y float64, fill string) app.HTMLElem {
+	const r = 1.8
+	switch i {
+	case 0:
+		return svg("circle").Attr("cx", num(x)).Attr("cy", num(y)).Attr("r", num(r)).Attr("fill", fill)
+	case 1:
+		return svg("rect").Attr("x", num(x-r)).Attr("y", num(y-r)).Attr("width", num(2*r)).Attr("height", num(2*r)).Attr("fill", fill)
+	case 2:
+		h := r * math.Sqrt(3)
+		return svg("polygon").Attr("points", fmt.Sprintf("%s,%s %s,%s %s,%s",
+			num(x), num(y-r*1.2), num(x-h/1.5), num(y+r*0.9), num(x+h/1.5), num(y+r*0.9))).Attr("fill", fill)
+	default:
+		return svg("polygon").Attr("points", fmt.Sprintf("%s,%s %s,%s %s,%s %s,%s",
+			num(x), num(y-r*1.3), num(x+r*1.3), num(y), num(x), num(y+r*1.3), num(x-r*1.3), num(y))).Attr("fill", fill)
+	}
+}

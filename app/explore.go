@@ -1,0 +1,103 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// Descriptors are the descriptor functions offered, with their labels.
+var Descriptors = [][2]string{
+	{"ricci", "Ollivier-Ricci curvature"},
+	{"jaccard", "Jaccard index"},
+	{"degree", "Degree"},
+	{"hks", "Heat kernel signature"},
+}
+
+// ExploreTab shows one graph under one descriptor function: the graph
+// coloured by it, its extended persistence diagrams and its image.
+type ExploreTab struct {
+	app.Compo
+	Summary      *protocol.Summary
+	Graph        int
+	Descriptor   string
+	Drawing      *protocol.Drawing
+	X, Y         []float64
+	Values       []float64
+	Explored     *protocol.Explored
+	Image        []float64
+	Running      bool
+	Progress     string
+	Error        string
+	OnGraph      func(int)
+	OnDescriptor func(string)
+	OnCancel     func()
+}
+
+// Render lays out the controls and the three views.
+func (t *ExploreTab) Render() app.UI {
+	if t.Summary == nil {
+		return app.Section().Class("card").Body(
+			app.H2().Text("Explore"),
+			app.P().Text("Load a dataset on the Data tab first."),
+		)
+	}
+	current := t.Explored != nil && t.Explored.Graph == t.Graph && !t.Running
+	return app.Div().Class("tab-body").Body(
+		app.Section().Class("card controls").Body(
+			&GraphPicker{ID: "explore", Graph: t.Graph, Count: t.Summary.Graphs, OnGraph: t.OnGraph},
+			app.Div().Class("picker").Body(
+				app.Label().For("descriptor").Text("Descriptor"),
+				app.Select().ID("descriptor").
+					OnChange(func(ctx app.Context, e app.Event) {
+						if t.OnDescriptor != nil {
+							t.OnDescriptor(ctx.JSSrc().Get("value").String())
+						}
+					}).Body(
+					app.Range(Descriptors).Slice(func(i int) app.UI {
+						return app.Option().Value(Descriptors[i][0]).Selected(Descriptors[i][0] == t.Descriptor).Text(Descriptors[i][1])
+					}),
+				),
+			),
+			app.If(t.Running, func() app.UI {
+				return app.Div().Class("row").Body(
+					app.Span().ID("explore-progress").Class("busy").Text(t.Progress),
+					app.Button().ID("explore-cancel").Class("small").Text("Cancel").
+						OnClick(func(ctx app.Context, e app.Event) {
+							if t.OnCancel != nil {
+								t.OnCancel()
+							}
+						}),
+				)
+			}),
+			app.If(t.Error != "", func() app.UI {
+				return app.P().ID("explore-error").Class("error").Attr("role", "alert").Text(t.Error)
+			}),
+		),
+		app.Div().Class("columns three").Body(
+			app.Section().Class("card").Body(
+				app.H2().Text("Graph"),
+				app.If(current, func() app.UI {
+					return &GraphView{Drawing: t.Drawing, X: t.X, Y: t.Y, Values: t.Values,
+						Caption: fmt.Sprintf("Graph %d coloured by %s (dark low, bright high)", t.Graph, t.Descriptor)}
+				}).Else(func() app.UI {
+					return &GraphView{Drawing: t.Drawing, X: t.X, Y: t.Y}
+				}),
+			),
+			app.Section().Class("card").Body(
+				app.H2().Text("Persistence diagrams"),
+				app.If(current, func() app.UI {
+					return &DiagramView{Diagrams: t.Explored.Diagrams}
+				}).Else(func() app.UI { return app.P().Class("muted").Text("Computing…") }),
+			),
+			app.Section().Class("card").Body(
+				app.H2().Text("Persistence image"),
+				app.If(current, func() app.UI {
+					return &ImageView{Grid: t.Explored.Grid, Image: t.Image}
+				}).Else(func() app.UI { return app.P().Class("muted").Text("Computing…") }),
+			),
+		),
+	)
+}

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// GraphView draws a graph from a worker-computed layout, its nodes
+// coloured by Values when given and by node label otherwise.
+type GraphView struct {
+	app.Compo
+	Drawing *protocol.Drawing
+	X, Y    []float64 // layout in [0,1]^2
+	Values  []float64 // optional, one per node
+	Caption string
+}
+
+// labelPalette colours node labels (Okabe-Ito, colour-blind safe).
+var labelPalette = []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"}
+
+// Render draws the graph in a 100x100 view box.
+func (v *GraphView) Render() app.UI {
+	d := v.Drawing
+	if d == nil || len(v.X) != d.N || len(v.Y) != d.N {
+		return app.Div().Class("graph-view empty").Text("Drawing…")
+	}
+	lo, hi, _ := span(v.Values)
+	colourOf := func(i int) string {
+		if len(v.Values) == d.N {
+			if hi > lo {
+				return colour((v.Values[i] - lo) / (hi - lo))
+			}
+			return colour(0.5)
+		}
+		return labelColour(d.Labels, i)
+	}
+	// Nodes shrink as the graph grows so that they do not cover each other.
+	r := math.Max(0.6, math.Min(2.5, 12/math.Sqrt(float64(max(d.N, 1)))))
+	title := v.Caption
+	if title == "" {
+		title = fmt.Sprintf("Graph %d (class %s): %d nodes, %d edges", d.Graph, d.Class, d.N, len(d.Edges))
+	}
+	return app.Figure().Class("graph-view").Body(
+		svg("svg").Attr("viewBox", "0 0 100 100").Attr("role", "img").Aria("label", title).Body(
+			app.Range(d.Edges).Slice(func(i int) app.UI {
+				e := d.Edges[i]
+				return svg("line").Class("edge").
+					Attr("x1", num(100*v.X[e[0]])).Attr("y1", num(100*v.Y[e[0]])).
+					Attr("x2", num(100*v.X[e[1]])).Attr("y2", num(100*v.Y[e[1]]))
+			}),
+			app.Range(v.X).Slice(func(i int) app.UI {
+				return svg("circle").Class("node").
+					Attr("cx", num(100*v.X[i])).Attr("cy", num(100*v.Y[i])).Attr("r", num(r)).
+					Attr("fill", colourOf(i)).Body(svg("title").Text(nodeTitle(d, v.Values, i)))
+			}),
+		),
+		app.FigCaption().Text(title),
+	)
+}
+
+func labelColour(labels []string, i int) string {
+	if labels == nil {
+		return labelPalette[0]
+	}
+	h := 0
+	for _, c := range labels[i] {
+		h = h*31 + int(c)
+	}
+	return labelPalette[(h%len(labelPalette)+len(labelPalette))%len(labelPalette)]
+}
+
+func nodeTitle(d *protocol.Drawing, values []float64, i int) string {
+	s := fmt.Sprintf("node %d", i)
+	if d.Labels != nil {
+		s += ", label " + d.Labels[i]
+	}
+	if len(values) == d.N {
+		s += fmt.Sprintf(", value %.4g", values[i])
+	}
+	return s
+}

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/features"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/model"
+	"wkpi-web/core/swc"
+	"wkpi-web/core/tu"
+)
+
+// learnFlags are the WKPI hyper-parameters of eval and train.
+type learnFlags struct {
+	m                     int
+	sigma, c, penalty     float64
+	init, optimizer, kind string
+	batch, maxIter        int
+	seed                  int64
+}
+
+func (l *learnFlags) register(fs *flag.FlagSet) {
+	d := eval.DefaultConfig()
+	fs.IntVar(&l.m, "m", d.Learn.M, "weight function: number of Gaussian components")
+	fs.Float64Var(&l.sigma, "sigma", d.Sigma, "kernel width sigma (k = sum_s w_s exp(-(I_s-I'_s)^2/(2 sigma^2)))")
+	fs.Float64Var(&l.c, "C", d.C, "SVM C")
+	fs.Float64Var(&l.penalty, "penalty", d.Learn.Penalty, "penalty c in c * sum_r exp(-w_r)")
+	fs.StringVar(&l.init, "init", d.Learn.Init, "initial centres: kcenter, kmeans or random")
+	fs.StringVar(&l.optimizer, "optimizer", d.Learn.Optimizer, "gd (Armijo gradient descent) or lbfgs")
+	fs.StringVar(&l.kind, "kernel", "wkpi", "wkpi or alt (altWKPI)")
+	fs.IntVar(&l.batch, "batch", 0, "mini-batch size for metric learning (0: whole training set)")
+	fs.IntVar(&l.maxIter, "iter", d.Learn.MaxIter, "maximum learning iterations")
+	fs.Int64Var(&l.seed, "seed", 1, "random seed (folds, initialisation, batches)")
+}
+
+func (l *learnFlags) config() (eval.Config, error) {
+	cfg := eval.DefaultConfig()
+	cfg.Sigma, cfg.C = l.sigma, l.c
+	cfg.Learn.M, cfg.Learn.Penalty, cfg.Learn.Init, cfg.Learn.Optimizer = l.m, l.penalty, l.init, l.optimizer
+	cfg.Learn.BatchSize, cfg.Learn.MaxIter, cfg.Learn.Seed = l.batch, l.maxIter, l.seed
+	switch l.kind {
+	case "wkpi":
+		cfg.Variant = kernel.WKPI
+	case "alt":
+		cfg.Variant = kernel.Alt
+	default:
+		return cfg, fmt.Errorf("-kernel %q: want wkpi or alt", l.kind)
+	}
+	return cfg, nil
+}
+
+func prepare(ctx context.Context, ff *featureFlags, stderr io.Writer) (*graph.Dataset, *eval.WKPI, error) {
+	ds, err := ff.dataset()
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := features.Compute(ctx, ds, ff.settings(), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := eval.NewWKPI(set, ds.Labels, len(ds.Classes))
+	return ds, w, err
+}
+
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ff featureFlags
+	var lf learnFlags
+	ff.register(fs)
+	lf.register(fs)
+	folds := fs.Int("folds", 10, "cross-validation folds")
+	inner := fs.Int("inner", 10, "inner folds of nested CV (-grid)")
+	repeats := fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
+	gridName := fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
+	selectBy := fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := lf.config()
+	if err != nil {
+		return err
+	}
+	if *selectBy != "" && *selectBy != "cost" {
+		return fmt.Errorf("-select %q: want cost", *selectBy)
+	}
+	var grid eval.Grid
+	if *gridName != "" || *selectBy != "" {
+		if grid, err = parseGrid(*gridName); err != nil {
+			return err
+		}
+	}
+	ds, w, err := prepare(ctx, &ff, stderr)
+	if err != nil {
+		return err
+	}
+	var reports []eval.Report
+	for r := range *repeats {
+		plan := eval.Plan{Folds: *folds, Seed: lf.seed + int64(r)}
+		var rep eval.Report
+		switch {
+		case *selectBy == "cost":
+			rep, err = w.SelectByCost(ctx, cfg, grid, plan, nil)
+		case *gridName != "":
+			rep, err = w.Nested(ctx, cfg, grid, plan, *inner, nil)
+		default:
+			rep, err = w.CrossValidate(ctx, cfg, plan, nil)
+		}
+		if err != nil {
+			return err
+		}
+		reports = append(reports, rep)
+	}
+	return printReports(stdout, ds, reports)
+}
+
+// parseGrid reads "paper" or "m=3,4;sigma=0.1,1;C=1,10" (missing keys
+// take the paper's values).
+func parseGrid(s string) (eval.Grid, error) {
+	g := eval.PaperGrid()
+	if s == "" || s == "paper" {
+		return g, nil
+	}
+	for _, part := range strings.Split(s, ";") {
+		key, vals, ok := strings.Cut(part, "=")
+		if !ok {
+			return g, fmt.Errorf("-grid %q: %q is not key=v1,v2", s, part)
+		}
+		var nums []float64
+		for _, v := range strings.Split(vals, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || !(x > 0) {
+				return g, fmt.Errorf("-grid %q: %q is not a positive number", s, v)
+			}
+			nums = append(nums, x)
+		}
+		switch strings.TrimSpace(key) {
+		case "m":
+			g.Ms = nil
+			for _, x := range nums {
+				g.Ms = append(g.Ms, int(x))
+			}
+		case "sigma":
+			g.Sigmas = nums
+		case "C":
+			g.Cs = nums
+		default:
+			return g, fmt.Errorf("-grid %q: unknown key %q (want m, sigma, C)", s, key)
+		}
+	}
+	return g, nil
+}
+
+func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) error {
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\titerations\tlearned\tunlearned\t")
+	var accs, base, all []float64
+	var secs float64
+	for r, rep := range reports {
+		for f, fold := range rep.Folds {
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%d\t%.3f\t%.3f\t\n", r, f, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, fold.Trace.Iterations, fold.Accuracy, fold.Baseline)
+			all = append(all, fold.Accuracy)
+		}
+		accs = append(accs, rep.Learned.Accuracy)
+		base = append(base, rep.Baseline.Accuracy)
+		secs += rep.Seconds
+	}
+	tw.Flush()
+	mean, std := eval.MeanStd(accs)
+	bmean, bstd := eval.MeanStd(base)
+	if len(reports) == 1 {
+		std, bstd = reports[0].Learned.Std, reports[0].Baseline.Std
+	}
+	fmt.Fprintf(stdout, "\n%s (%s protocol): accuracy %.1f ± %.1f %% with the learned weight function, %.1f ± %.1f %% with the initial one\n",
+		ds.Name, reports[0].Protocol, 100*mean, 100*std, 100*bmean, 100*bstd)
+	fmt.Fprintln(stdout, "confusion (rows: true class, columns: predicted), first repeat:")
+	for i, row := range reports[0].Learned.Confusion {
+		fmt.Fprintf(stdout, "  %6s %v\n", ds.Classes[i], row)
+	}
+	line := struct {
+		Dataset  string    `json:"dataset"`
+		Protocol string    `json:"protocol"`
+		Mean     float64   `json:"accuracy_mean"`
+		Std      float64   `json:"accuracy_std"`
+		Folds    []float64 `json:"folds"`
+		Baseline float64   `json:"baseline_mean"`
+		BaseStd  float64   `json:"baseline_std"`
+		Repeats  int       `json:"repeats"`
+		Seconds  float64   `json:"seconds"`
+	}{ds.Name, reports[0].Protocol, mean, std, all, bmean, bstd, len(reports), secs}
+	return json.NewEncoder(stdout).Encode(line)
+}
+
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ff featureFlags
+	var lf learnFlags
+	ff.register(fs)
+	lf.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if ff.out == "" {
+		return fmt.Errorf("-out model.json is required")
+	}
+	cfg, err := lf.config()
+	if err != nil {
+		return err
+	}
+	ds, w, err := prepare(ctx, &ff, stderr)
+	if err != nil {
+		return err
+	}
+	m, err := w.Train(ctx, ds.Name, ds.Classes, cfg, nil)
+	if err != nil {
+		return err
+	}
+	out, closeOut, err := output(ff.out, stdout)
+	if err != nil {
+		return err
+	}
+	if err := m.Save(out); err != nil {
+		return err
+	}
+	if err := closeOut(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wkpi train: %s: %d graphs, %d support vectors, %d learning iterations -> %s\n",
+		ds.Name, len(ds.Graphs), len(m.Support), m.Trace.Iterations, ff.out)
+	return nil
+}
+
+func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("model", "", "model file from wkpi train (required)")
+	asJSON := fs.Bool("json", false, "print one JSON object per graph")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *path == "" || fs.NArg() == 0 {
+		return fmt.Errorf("usage: wkpi predict -model model.json FILE...")
+	}
+	f, err := os.Open(*path)
+	if err != nil {
+		return err
+	}
+	m, err := model.Load(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", *path, err)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	if !*asJSON {
+		fmt.Fprintln(tw, "file\tgraph\tclass\tdecision")
+	}
+	for _, name := range fs.Args() {
+		graphs, err := readGraphs(name)
+		if err != nil {
+			return err
+		}
+		preds, err := m.Predict(ctx, graphs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for i, p := range preds {
+			if *asJSON {
+				rec := struct {
+					File     string    `json:"file"`
+					Graph    int       `json:"graph"`
+					Class    string    `json:"class"`
+					Decision []float64 `json:"decision"`
+				}{name, i, p.Label, p.Decision}
+				if err := json.NewEncoder(stdout).Encode(rec); err != nil {
+					return err
+				}
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.4g\n", name, i, p.Label, p.Decision)
+		}
+	}
+	return tw.Flush()
+}
+
+// readGraphs reads any input format: a TU dataset (folder or zip), an SWC
+// neuron, or a single-graph file.
+func readGraphs(name string) ([]*graph.Graph, error) {
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() || strings.EqualFold(filepath.Ext(name), ".zip") {
+		ds, err := tu.Read(name)
+		if err != nil {
+			return nil, err
+		}
+		return ds.Graphs, nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(filepath.Ext(name), ".swc") {
+		g, err := swc.Parse(filepath.Base(name), data)
+		if err != nil {
+			return nil, err
+		}
+		return []*graph.Graph{g}, nil
+	}
+	return graphfile.Parse(filepath.Base(name), data)
+}

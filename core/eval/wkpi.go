@@ -1,0 +1,501 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"wkpi-web/core/features"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
+	"wkpi-web/core/model"
+	"wkpi-web/core/progress"
+	"wkpi-web/core/svm"
+)
+
+// Config is one WKPI-SVM setting: the kernel width, the SVM's C and the
+// metric learning options (m = Learn.M components, initialisation, ...).
+type Config struct {
+	Sigma   float64        `json:"sigma"`
+	C       float64        `json:"C"`
+	Learn   learn.Options  `json:"learn"`
+	Variant kernel.Variant `json:"variant"`
+}
+
+// DefaultConfig is the setting of `wkpi eval` without flags: the one
+// that reaches the paper's accuracy on MUTAG.
+func DefaultConfig() Config {
+	o := learn.DefaultOptions()
+	o.M = 5
+	return Config{Sigma: 0.1, C: 10, Learn: o, Variant: kernel.WKPI}
+}
+
+// Grid is a hyper-parameter grid; every combination is a cell.
+type Grid struct {
+	Ms     []int     `json:"m"`
+	Sigmas []float64 `json:"sigma"`
+	Cs     []float64 `json:"C"`
+}
+
+// PaperGrid is the grid of the paper (m in 3..8, sigma in 10^-3..10^2)
+// with a C grid for the SVM on the unit-diagonal kernel.
+func PaperGrid() Grid {
+	return Grid{
+		Ms:     []int{3, 4, 5, 6, 7, 8},
+		Sigmas: []float64{0.001, 0.01, 0.1, 1, 10, 100},
+		Cs:     []float64{0.1, 1, 10, 100, 1000},
+	}
+}
+
+func (g Grid) validate() error {
+	if len(g.Ms) == 0 || len(g.Sigmas) == 0 || len(g.Cs) == 0 {
+		return errors.New("eval: grid needs at least one m, one sigma and one C")
+	}
+	return nil
+}
+
+// WKPI evaluates WKPI-SVM classifiers on one dataset's features.
+type WKPI struct {
+	Set     *features.Set
+	Labels  []int
+	Classes int
+	centres [][2]float64   // pixel centres of an image vector
+	points  [][][2]float64 // each graph's diagram points
+	domain  [4]float64     // the grid's extent: minx, miny, maxx, maxy
+}
+
+// NewWKPI prepares a dataset's features for evaluation.
+func NewWKPI(set *features.Set, labels []int, classes int) (*WKPI, error) {
+	if len(labels) != len(set.Images) {
+		return nil, fmt.Errorf("eval: %d labels for %d images", len(labels), len(set.Images))
+	}
+	w := &WKPI{Set: set, Labels: labels, Classes: classes, centres: features.Centres(set.Grid, set.Settings)}
+	for _, d := range set.Diagrams {
+		w.points = append(w.points, features.Points(d, set.Settings))
+	}
+	g := set.Grid
+	w.domain = [4]float64{g.MinX, g.MinY, g.MinX + float64(g.Cols)*g.Pixel, g.MinY + float64(g.Rows)*g.Pixel}
+	return w, nil
+}
+
+func (w *WKPI) subset(idx []int) (images [][]float64, labels []int) {
+	images, labels = make([][]float64, len(idx)), make([]int, len(idx))
+	for i, s := range idx {
+		images[i], labels[i] = w.Set.Images[s], w.Labels[s]
+	}
+	return images, labels
+}
+
+// initial is the starting weight function of a training set.
+func (w *WKPI) initial(train []int, o learn.Options) (kernel.Mixture, error) {
+	var pts [][2]float64
+	for _, s := range train {
+		pts = append(pts, w.points[s]...)
+	}
+	return learn.InitMixture(pts, w.domain, o)
+}
+
+// learnWeight trains the weight function on train, whose pair sums are
+// sums without fold exclude (mini-batches ignore sums).
+func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSums, exclude int, cfg Config, prog progress.Func) (kernel.Mixture, learn.Trace, error) {
+	init, err := w.initial(train, cfg.Learn)
+	if err != nil {
+		return kernel.Mixture{}, learn.Trace{}, err
+	}
+	if cfg.Learn.BatchSize > 0 {
+		images, labels := w.subset(train)
+		return learn.LearnBatched(ctx, images, labels, w.centres, cfg.Sigma, init, cfg.Learn, prog)
+	}
+	return learn.Learn(ctx, sums, exclude, w.centres, init, cfg.Learn, prog)
+}
+
+// trained is a weight function with its Gram matrix on a training set,
+// ready for SVMs with any C.
+type trained struct {
+	train  []int
+	weight kernel.Mixture
+	trace  learn.Trace
+	kernel kernel.Kernel
+	gram   [][]float64
+}
+
+func (w *WKPI) gram(ctx context.Context, train []int, mix kernel.Mixture, cfg Config, trace learn.Trace) (*trained, error) {
+	k := model.KernelFor(mix, w.centres, cfg.Sigma, cfg.Variant)
+	images, _ := w.subset(train)
+	g, err := k.Gram(ctx, images, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &trained{train: train, weight: mix, trace: trace, kernel: k, gram: g}, nil
+}
+
+// svmPredict trains the SVM with C on t and predicts test.
+func (w *WKPI) svmPredict(ctx context.Context, t *trained, c float64, test []int) ([]int, error) {
+	_, y := w.subset(t.train)
+	m, err := svm.Train(ctx, t.gram, y, svm.Options{C: c})
+	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
+		return nil, err
+	}
+	trainImages, _ := w.subset(t.train)
+	testImages, _ := w.subset(test)
+	k, err := t.kernel.Cross(ctx, testImages, trainImages, nil)
+	if err != nil {
+		return nil, err
+	}
+	pred := make([]int, len(test))
+	for i := range test {
+		pred[i] = m.Predict(k[i])
+	}
+	return pred, nil
+}
+
+// Fold is what one outer fold chose, learned and predicted.
+type Fold struct {
+	Index    int         `json:"index"`
+	Config   Config      `json:"config"`
+	Trace    learn.Trace `json:"trace"`
+	Accuracy float64     `json:"accuracy"`
+	Baseline float64     `json:"baseline_accuracy"`
+	// InnerAccuracy is the chosen cell's inner CV accuracy (nested), or
+	// Cost its training cost (selection by cost).
+	InnerAccuracy float64 `json:"inner_accuracy,omitempty"`
+	Cost          float64 `json:"cost,omitempty"`
+	// Test are the fold's samples; Predicted and BaselinePredicted the
+	// classes the learned and the initial weight function's SVMs gave them.
+	Test              []int `json:"test"`
+	Predicted         []int `json:"predicted"`
+	BaselinePredicted []int `json:"baseline_predicted"`
+}
+
+// Report is a cross-validated evaluation: the learned kernel's result
+// and, on the same folds, the same SVM with the initial (unlearned)
+// weight function.
+type Report struct {
+	Protocol string  `json:"protocol"` // "fixed", "nested" or "cost"
+	Learned  Result  `json:"learned"`
+	Baseline Result  `json:"baseline"`
+	Folds    []Fold  `json:"folds"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// Merge combines reports of disjoint folds of one cross-validation (as
+// workers running some folds each return them) into the report of all
+// folds: labels and classes are the dataset's.
+func Merge(labels []int, classes int, parts ...Report) (Report, error) {
+	if len(parts) == 0 {
+		return Report{}, errors.New("eval: nothing to merge")
+	}
+	rep := Report{Protocol: parts[0].Protocol}
+	for _, p := range parts {
+		rep.Folds = append(rep.Folds, p.Folds...)
+		rep.Seconds = math.Max(rep.Seconds, p.Seconds)
+	}
+	sort.Slice(rep.Folds, func(i, j int) bool { return rep.Folds[i].Index < rep.Folds[j].Index })
+	for i, f := range rep.Folds {
+		if f.Index != i {
+			return Report{}, fmt.Errorf("eval: merged folds are not 0..%d (fold %d missing or repeated)", len(rep.Folds)-1, i)
+		}
+	}
+	var err error
+	if rep.Learned, err = summarize(labels, classes, rep.Folds, func(f Fold) (float64, []int) { return f.Accuracy, f.Predicted }); err != nil {
+		return Report{}, err
+	}
+	if rep.Baseline, err = summarize(labels, classes, rep.Folds, func(f Fold) (float64, []int) { return f.Baseline, f.BaselinePredicted }); err != nil {
+		return Report{}, err
+	}
+	rep.Learned.Seconds, rep.Baseline.Seconds = rep.Seconds, rep.Seconds
+	return rep, nil
+}
+
+func summarize(labels []int, classes int, folds []Fold, side func(Fold) (float64, []int)) (Result, error) {
+	r := Result{Predictions: make([]int, len(labels))}
+	for i := range r.Predictions {
+		r.Predictions[i] = -1
+	}
+	for _, f := range folds {
+		acc, pred := side(f)
+		if len(pred) != len(f.Test) {
+			return Result{}, fmt.Errorf("eval: fold %d has %d predictions for %d test samples", f.Index, len(pred), len(f.Test))
+		}
+		for i, s := range f.Test {
+			if s < 0 || s >= len(labels) {
+				return Result{}, fmt.Errorf("eval: fold %d names sample %d of %d", f.Index, s, len(labels))
+			}
+			r.Predictions[s] = pred[i]
+		}
+		r.PerFold = append(r.PerFold, acc)
+	}
+	r.Accuracy, r.Std = MeanStd(r.PerFold)
+	var err error
+	r.Confusion, err = Confusion(r.Predictions, labels, classes)
+	return r, err
+}
+
+// foldSplit is the training and test indices of each fold.
+func foldSplit(idx, folds []int, nFolds int) (train, test [][]int) {
+	train, test = make([][]int, nFolds), make([][]int, nFolds)
+	for i, s := range idx {
+		for f := range nFolds {
+			if folds[i] == f {
+				test[f] = append(test[f], s)
+			} else {
+				train[f] = append(train[f], s)
+			}
+		}
+	}
+	return train, test
+}
+
+// Plan says which CV to run: nFolds stratified folds split with Seed, and
+// of them only the folds in Only (all when empty), so that a worker pool
+// can run folds apart and Merge the reports.
+type Plan struct {
+	Folds int   `json:"folds"`
+	Seed  int64 `json:"seed"`
+	Only  []int `json:"only,omitempty"`
+}
+
+func (p Plan) runs(f int) bool {
+	if len(p.Only) == 0 {
+		return true
+	}
+	for _, o := range p.Only {
+		if o == f {
+			return true
+		}
+	}
+	return false
+}
+
+// CrossValidate runs stratified CV with one fixed Config.
+func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
+	return w.run(ctx, "fixed", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
+		return w.fitFixed(ctx, cfg, train, sums[cfg.Sigma], f, prog)
+	}, []float64{cfg.Sigma})
+}
+
+// fitFixed learns cfg on train (sums without fold exclude) and returns the
+// learned and the initial weight functions' Gram matrices.
+func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *learn.PairSums, exclude int, prog progress.Func) (Fold, *trained, *trained, error) {
+	mix, trace, err := w.learnWeight(ctx, train, sums, exclude, cfg, prog)
+	if err != nil {
+		return Fold{}, nil, nil, err
+	}
+	learned, err := w.gram(ctx, train, mix, cfg, trace)
+	if err != nil {
+		return Fold{}, nil, nil, err
+	}
+	init, err := w.initial(train, cfg.Learn)
+	if err != nil {
+		return Fold{}, nil, nil, err
+	}
+	base, err := w.gram(ctx, train, init, cfg, learn.Trace{})
+	if err != nil {
+		return Fold{}, nil, nil, err
+	}
+	return Fold{Config: cfg, Trace: trace}, learned, base, nil
+}
+
+type foldFitter func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error)
+
+// run is the outer loop every protocol shares: stratified folds, one
+// pass of pair sums per sigma for all folds, a fit per fold, and the
+// learned and baseline SVMs tested on the fold.
+func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progress.Func, fit foldFitter, sigmas []float64) (Report, error) {
+	start := time.Now()
+	folds, err := StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
+	if err != nil {
+		return Report{}, err
+	}
+	sums := map[float64]*learn.PairSums{}
+	for _, sigma := range sigmas {
+		s, err := learn.NewPairSums(ctx, w.Set.Images, w.Labels, folds, plan.Folds, sigma, prog)
+		if err != nil {
+			return Report{}, err
+		}
+		sums[sigma] = s
+	}
+	train, test := foldSplit(indices(len(w.Labels)), folds, plan.Folds)
+	rep := Report{Protocol: protocol}
+	for f := range plan.Folds {
+		if !plan.runs(f) {
+			continue
+		}
+		fold, learned, base, err := fit(ctx, f, train[f], test[f], sums)
+		if err != nil {
+			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
+		}
+		fold.Index, fold.Test = f, test[f]
+		truth := w.truth(test[f])
+		if fold.Predicted, err = w.svmPredict(ctx, learned, fold.Config.C, test[f]); err != nil {
+			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
+		}
+		if fold.BaselinePredicted, err = w.svmPredict(ctx, base, fold.Config.C, test[f]); err != nil {
+			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
+		}
+		if fold.Accuracy, err = Accuracy(fold.Predicted, truth); err != nil {
+			return Report{}, err
+		}
+		if fold.Baseline, err = Accuracy(fold.BaselinePredicted, truth); err != nil {
+			return Report{}, err
+		}
+		rep.Folds = append(rep.Folds, fold)
+		prog.Report("folds", len(rep.Folds), plan.Folds)
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	if len(plan.Only) > 0 {
+		return rep, nil // a part: the caller merges
+	}
+	return Merge(w.Labels, w.Classes, rep)
+}
+
+func (w *WKPI) truth(idx []int) []int {
+	_, y := w.subset(idx)
+	return y
+}
+
+// cells lists a grid's (m, sigma) pairs; C is chosen apart because it
+// needs no new learning or Gram matrix.
+func (g Grid) cells(base Config) []Config {
+	var out []Config
+	for _, sigma := range g.Sigmas {
+		for _, m := range g.Ms {
+			c := base
+			c.Sigma, c.Learn.M = sigma, m
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Nested runs nested CV: for each outer fold of plan, every grid cell
+// is scored by stratified inner-fold CV on the outer training set alone
+// (split with seed+f+1), the best mean inner accuracy wins (ties: the
+// first cell, in the order sigma, m, C), and it is refitted on the whole
+// outer training set and tested on the outer fold.
+func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, inner int, prog progress.Func) (Report, error) {
+	if err := grid.validate(); err != nil {
+		return Report{}, err
+	}
+	return w.run(ctx, "nested", plan, prog, func(ctx context.Context, f int, train, test []int, _ map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
+		best, acc, err := w.innerSearch(ctx, base, grid, train, inner, plan.Seed+int64(f)+1, prog)
+		if err != nil {
+			return Fold{}, nil, nil, err
+		}
+		images, labels := w.subset(train)
+		sums, err := learn.NewPairSums(ctx, images, labels, nil, 1, best.Sigma, nil)
+		if err != nil {
+			return Fold{}, nil, nil, err
+		}
+		fold, learned, baseline, err := w.fitFixed(ctx, best, train, sums, -1, prog)
+		fold.InnerAccuracy = acc
+		return fold, learned, baseline, err
+	}, nil)
+}
+
+// innerSearch scores every grid cell by CV on train and returns the best.
+func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []int, inner int, seed int64, prog progress.Func) (Config, float64, error) {
+	images, labels := w.subset(train)
+	folds, err := StratifiedKFold(labels, inner, seed)
+	if err != nil {
+		return Config{}, 0, fmt.Errorf("inner split: %w", err)
+	}
+	innerTrain, innerTest := foldSplit(train, folds, inner)
+	best, bestAcc := Config{}, math.Inf(-1)
+	cells, done := len(grid.Sigmas)*len(grid.Ms), 0
+	for _, sigma := range grid.Sigmas {
+		sums, err := learn.NewPairSums(ctx, images, labels, folds, inner, sigma, nil)
+		if err != nil {
+			return Config{}, 0, err
+		}
+		for _, m := range grid.Ms {
+			cfg := base
+			cfg.Sigma, cfg.Learn.M = sigma, m
+			accs := make([][]float64, len(grid.Cs))
+			for g := range inner {
+				mix, trace, err := w.learnWeight(ctx, innerTrain[g], sums, g, cfg, nil)
+				if err != nil {
+					return Config{}, 0, err
+				}
+				t, err := w.gram(ctx, innerTrain[g], mix, cfg, trace)
+				if err != nil {
+					return Config{}, 0, err
+				}
+				for ci, c := range grid.Cs {
+					pred, err := w.svmPredict(ctx, t, c, innerTest[g])
+					if err != nil {
+						return Config{}, 0, err
+					}
+					acc, err := Accuracy(pred, w.truth(innerTest[g]))
+					if err != nil {
+						return Config{}, 0, err
+					}
+					accs[ci] = append(accs[ci], acc)
+				}
+			}
+			for ci, c := range grid.Cs {
+				if mean, _ := MeanStd(accs[ci]); mean > bestAcc {
+					best, bestAcc = cfg, mean
+					best.C = c
+				}
+			}
+			done++
+			prog.Report("grid", done, cells)
+		}
+	}
+	return best, bestAcc, nil
+}
+
+// SelectByCost is the paper's second protocol: in each fold, every
+// (m, sigma) cell is learned on the training set and the one with the
+// smallest final training cost is kept; C is base.C.
+func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Plan, prog progress.Func) (Report, error) {
+	if err := grid.validate(); err != nil {
+		return Report{}, err
+	}
+	return w.run(ctx, "cost", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
+		var best Config
+		bestCost := math.Inf(1)
+		for _, cfg := range grid.cells(base) {
+			_, trace, err := w.learnWeight(ctx, train, sums[cfg.Sigma], f, cfg, nil)
+			if err != nil {
+				return Fold{}, nil, nil, err
+			}
+			if c := trace.Cost[len(trace.Cost)-1]; c < bestCost {
+				best, bestCost = cfg, c
+			}
+		}
+		fold, learned, baseline, err := w.fitFixed(ctx, best, train, sums[best.Sigma], f, prog)
+		fold.Cost = bestCost
+		return fold, learned, baseline, err
+	}, grid.Sigmas)
+}
+
+// Train learns cfg on the whole dataset and returns the model.
+func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg Config, prog progress.Func) (*model.Model, error) {
+	all := indices(len(w.Labels))
+	sums, err := learn.NewPairSums(ctx, w.Set.Images, w.Labels, nil, 1, cfg.Sigma, prog)
+	if err != nil {
+		return nil, err
+	}
+	mix, trace, err := w.learnWeight(ctx, all, sums, -1, cfg, prog)
+	if err != nil {
+		return nil, err
+	}
+	t, err := w.gram(ctx, all, mix, cfg, trace)
+	if err != nil {
+		return nil, err
+	}
+	m, err := svm.Train(ctx, t.gram, w.Labels, svm.Options{C: cfg.C})
+	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
+		return nil, err
+	}
+	return model.New(model.Trained{
+		Dataset: dataset, Classes: classes, Set: w.Set, Train: all,
+		Weight: mix, Sigma: cfg.Sigma, Variant: cfg.Variant, C: cfg.C,
+		Learn: cfg.Learn, Trace: trace, SVM: m,
+	})
+}

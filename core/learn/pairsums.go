@@ -1,0 +1,185 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+
+	"wkpi-web/core/progress"
+)
+
+// PairSums holds, for every pair of (fold, class) blocks, the per-pixel sum
+// over all unordered pairs of images (i, j), i in one block and j in the
+// other, of M_ij(s) = 2 - 2 exp(-(I_i(s) - I_j(s))^2 / (2 sigma^2)).
+//
+// Since D_w^2(i, j) = sum_s w_s M_ij(s) is linear in the pixel weights, the
+// class costs of any training set that is a union of folds follow from these
+// sums without another pass over the pairs (see Training). The fields are
+// exported plain data so that worker results can be serialised and merged
+// with Add.
+type PairSums struct {
+	Pixels  int // N
+	Classes int // k
+	Folds   int
+	// Blocks[blockPair(b1, b2)] for blocks b1 <= b2, block b = fold*Classes + class.
+	Blocks [][]float64
+}
+
+func (p *PairSums) blocks() int { return p.Folds * p.Classes }
+
+// blockPair indexes the unordered block pair b1 <= b2 in row-major upper
+// triangle order.
+func (p *PairSums) blockPair(b1, b2 int) int {
+	if b1 > b2 {
+		b1, b2 = b2, b1
+	}
+	nb := p.blocks()
+	return b1*nb - b1*(b1-1)/2 + (b2 - b1)
+}
+
+// NewPairSums accumulates the block sums over all pairs of images in one
+// pass. labels are classes 0..k-1, folds[i] in 0..nFolds-1 is the CV fold of
+// image i (folds may be nil for a single fold).
+func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, prog progress.Func) (*PairSums, error) {
+	return NewPairSumsRows(ctx, images, labels, folds, nFolds, sigma, 0, len(images), prog)
+}
+
+// NewPairSumsRows accumulates only the pairs (i, j) with i0 <= i < i1 and
+// j > i, so that workers given disjoint row ranges (kernel.BalancedSplit)
+// produce partial sums to merge with Add.
+func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+	n := len(images)
+	if n == 0 {
+		return nil, fmt.Errorf("learn: no images")
+	}
+	if len(labels) != n {
+		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), n)
+	}
+	if folds == nil {
+		folds, nFolds = make([]int, n), 1
+	}
+	if len(folds) != n {
+		return nil, fmt.Errorf("learn: %d fold indices for %d images", len(folds), n)
+	}
+	if !(sigma > 0) || math.IsInf(sigma, 0) {
+		return nil, fmt.Errorf("learn: sigma %g must be positive and finite", sigma)
+	}
+	if i0 < 0 || i1 > n || i0 > i1 {
+		return nil, fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
+	}
+	k := 0
+	for i, l := range labels {
+		if l < 0 {
+			return nil, fmt.Errorf("learn: image %d has negative label %d", i, l)
+		}
+		k = max(k, l+1)
+		if folds[i] < 0 || folds[i] >= nFolds {
+			return nil, fmt.Errorf("learn: image %d has fold %d outside [0, %d)", i, folds[i], nFolds)
+		}
+	}
+	N := len(images[0])
+	for i, img := range images {
+		if len(img) != N {
+			return nil, fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
+		}
+	}
+	p := &PairSums{Pixels: N, Classes: k, Folds: nFolds}
+	nb := p.blocks()
+	p.Blocks = make([][]float64, nb*(nb+1)/2)
+	for b := range p.Blocks {
+		p.Blocks[b] = make([]float64, N)
+	}
+
+	c := 1 / (2 * sigma * sigma)
+	m := func(d float64) float64 { return 2 - 2*math.Exp(-d*d*c) }
+	// Non-zero pixels and their M against an exact zero, per image: pixels
+	// where both images are 0 have M = 0 and are skipped.
+	idx := make([][]int32, n)
+	m0 := make([][]float64, n)
+	for i, img := range images {
+		for s, v := range img {
+			if v != 0 {
+				idx[i] = append(idx[i], int32(s))
+				m0[i] = append(m0[i], m(v))
+			}
+		}
+	}
+	for i := i0; i < i1; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a := images[i]
+		bi := folds[i]*k + labels[i]
+		for j := i + 1; j < n; j++ {
+			b := images[j]
+			sum := p.Blocks[p.blockPair(bi, folds[j]*k+labels[j])]
+			for q, s := range idx[i] {
+				if bv := b[s]; bv == 0 {
+					sum[s] += m0[i][q]
+				} else {
+					sum[s] += m(a[s] - bv)
+				}
+			}
+			for q, s := range idx[j] {
+				if a[s] == 0 {
+					sum[s] += m0[j][q]
+				}
+			}
+		}
+		prog.Report("pair sums", i-i0+1, i1-i0)
+	}
+	return p, nil
+}
+
+// Add merges the partial sums q (same images, other rows) into p.
+func (p *PairSums) Add(q *PairSums) error {
+	if p.Pixels != q.Pixels || p.Classes != q.Classes || p.Folds != q.Folds || len(p.Blocks) != len(q.Blocks) {
+		return fmt.Errorf("learn: adding pair sums of shape %dx%dx%d to %dx%dx%d",
+			q.Pixels, q.Classes, q.Folds, p.Pixels, p.Classes, p.Folds)
+	}
+	for b, v := range q.Blocks {
+		if len(v) != len(p.Blocks[b]) {
+			return fmt.Errorf("learn: pair sum block %d has %d pixels, want %d", b, len(v), len(p.Blocks[b]))
+		}
+		floats.Add(p.Blocks[b], v)
+	}
+	return nil
+}
+
+// Training returns the per-class pixel sums of the training set that leaves
+// out fold excludeFold (-1 keeps every fold): with w the pixel weights,
+// cost(t,t) = a[t].w = sum over ordered pairs i, j in class t of D_w^2(i,j)
+// and cost(t,.) = b[t].w = sum over i in class t and any j.
+func (p *PairSums) Training(excludeFold int) (a, b [][]float64) {
+	a = make([][]float64, p.Classes)
+	b = make([][]float64, p.Classes)
+	for t := range a {
+		a[t] = make([]float64, p.Pixels)
+		b[t] = make([]float64, p.Pixels)
+	}
+	nb := p.blocks()
+	for b1 := 0; b1 < nb; b1++ {
+		f1, c1 := b1/p.Classes, b1%p.Classes
+		if f1 == excludeFold {
+			continue
+		}
+		for b2 := b1; b2 < nb; b2++ {
+			f2, c2 := b2/p.Classes, b2%p.Classes
+			if f2 == excludeFold {
+				continue
+			}
+			// Each unordered pair counts as the two ordered pairs (i,j), (j,i).
+			sum := p.Blocks[p.blockPair(b1, b2)]
+			if c1 == c2 {
+				floats.AddScaled(a[c1], 2, sum)
+				floats.AddScaled(b[c1], 2, sum)
+			} else {
+				floats.AddScaled(b[c1], 1, sum)
+				floats.AddScaled(b[c2], 1, sum)
+			}
+		}
+	}
+	return a, b
+}

@@ -1,0 +1,25 @@
+// Classic Web Worker bootstrap: load Go's wasm_exec.js, run worker.wasm,
+// and tell the page when the Go program stops (panic, out of memory), so
+// the pool can replace this worker.
+"use strict";
+importScripts("/wasm_exec.js");
+
+const early = [];
+self.onmessage = (e) => early.push(e); // messages that arrive while loading
+
+(async () => {
+  let code = 0;
+  try {
+    const go = new Go();
+    const exit = go.exit;
+    go.exit = (c) => { code = c; exit(c); };
+    const { instance } = await WebAssembly.instantiateStreaming(
+      fetch("/web/worker.wasm"), go.importObject);
+    const done = go.run(instance); // main sets self.onmessage, then blocks
+    for (const e of early) self.onmessage(e);
+    await done;
+    self.postMessage({ exit: "the worker's Go program stopped (exit code " + code + ")" });
+  } catch (err) {
+    self.postMessage({ exit: "the worker failed: " + err });
+  }
+})();

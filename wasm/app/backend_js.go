@@ -1,0 +1,160 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	ui "wkpi-web/app"
+	"wkpi-web/wasm/pool"
+	"wkpi-web/wasm/protocol"
+)
+
+// maxWorkers caps the pool: each worker is a Go runtime with its own heap.
+const maxWorkers = 4
+
+// backend implements ui.Backend with a worker pool, fetch for the bundled
+// datasets and IndexedDB for the dataset of the last visit.
+type backend struct {
+	*pool.Pool
+	mu    sync.Mutex
+	files map[string][]protocol.File // every dataset registered this visit
+}
+
+func newBackend() *backend {
+	n := js.Global().Get("navigator").Get("hardwareConcurrency").Int()
+	return &backend{
+		Pool:  pool.New(min(max(n, 1), maxWorkers), pool.Browser("/web/worker.js")),
+		files: map[string][]protocol.File{},
+	}
+}
+
+func (b *backend) register(key string, files []protocol.File) {
+	b.mu.Lock()
+	b.files[key] = files
+	b.mu.Unlock()
+	b.SetDataset(key, files)
+}
+
+func (b *backend) Demo(name string, done func(string, error)) {
+	go func() {
+		resp, err := await(js.Global().Call("fetch", "/web/datasets/"+name+".zip"))
+		if err == nil && !resp.Get("ok").Bool() {
+			err = fmt.Errorf("HTTP %d", resp.Get("status").Int())
+		}
+		var buf js.Value
+		if err == nil {
+			buf, err = await(resp.Call("arrayBuffer"))
+		}
+		if err != nil {
+			done("", fmt.Errorf("fetching the %s dataset: %w", name, err))
+			return
+		}
+		key := "demo:" + name
+		b.register(key, []protocol.File{{Name: name + ".zip", Data: bytesOf(buf)}})
+		done(key, nil)
+	}()
+}
+
+func (b *backend) Upload(files app.Value, done func(string, error)) {
+	// files is a go-app value (from an event); read it with go-app's API.
+	n := files.Length()
+	list := make([]app.Value, n)
+	for i := range list {
+		list[i] = files.Index(i)
+	}
+	go func() {
+		var out []protocol.File
+		var names []string
+		for _, f := range list {
+			ch := make(chan app.Value, 1)
+			f.Call("arrayBuffer").Then(func(buf app.Value) { ch <- buf })
+			a := app.Window().Get("Uint8Array").New(<-ch)
+			data := make([]byte, a.Length())
+			app.CopyBytesToGo(data, a)
+			name := f.Get("name").String()
+			out = append(out, protocol.File{Name: name, Data: data})
+			names = append(names, fmt.Sprintf("%s:%d", name, len(data)))
+		}
+		key := "upload:" + strings.Join(names, ",")
+		b.register(key, out)
+		done(key, nil)
+	}()
+}
+
+func (b *backend) Save(key string) {
+	b.mu.Lock()
+	files := b.files[key]
+	b.mu.Unlock()
+	go func() {
+		if err := saveDataset(key, files); err != nil {
+			js.Global().Get("console").Call("warn", "saving the dataset for the next visit failed:", err.Error())
+		}
+	}()
+}
+
+func (b *backend) Restore(done func(string)) {
+	go func() {
+		key, files, err := loadDataset()
+		if err != nil || key == "" {
+			if err != nil {
+				js.Global().Get("console").Call("warn", "restoring the saved dataset failed:", err.Error())
+			}
+			done("")
+			return
+		}
+		b.register(key, files)
+		done(key)
+	}()
+}
+
+var _ ui.Backend = (*backend)(nil)
+
+// await waits for a JS promise; call it from a goroutine, never from a
+// js.Func callback (that would block the event loop that settles it).
+func await(p js.Value) (js.Value, error) {
+	type result struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan result, 1)
+	then := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		ch <- result{v: arg(a)}
+		return nil
+	})
+	catch := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		ch <- result{err: errors.New(jsString(arg(a)))}
+		return nil
+	})
+	defer then.Release()
+	defer catch.Release()
+	p.Call("then", then, catch)
+	r := <-ch
+	return r.v, r.err
+}
+
+func arg(a []js.Value) js.Value {
+	if len(a) == 0 {
+		return js.Undefined()
+	}
+	return a[0]
+}
+
+func jsString(v js.Value) string {
+	if v.Type() == js.TypeObject && v.Get("message").Truthy() {
+		return v.Get("message").String()
+	}
+	return js.Global().Call("String", v).String()
+}
+
+// bytesOf copies an ArrayBuffer (or a typed array) into Go memory.
+func bytesOf(buf js.Value) []byte {
+	a := js.Global().Get("Uint8Array").New(buf)
+	b := make([]byte, a.Length())
+	js.CopyBytesToGo(b, a)
+	return b
+}

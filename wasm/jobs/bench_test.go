@@ -1,0 +1,47 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// BenchmarkLayoutPROTEINS draws the largest PROTEINS graph (620 nodes), the
+// slowest drawing a demo-sized dataset asks for.
+func BenchmarkLayoutPROTEINS(b *testing.B) {
+	ds, err := Parse(files(b, "../../data/PROTEINS"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := ds.Graphs[0]
+	for _, g := range ds.Graphs {
+		if g.N > big.N {
+			big = g
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		Layout(big, "")
+	}
+}
+
+// BenchmarkExploreMUTAG runs the Explore job (Ricci, diagrams, image) on
+// every MUTAG graph.
+func BenchmarkExploreMUTAG(b *testing.B) {
+	var w Worker
+	fs := files(b, "../../data/MUTAG")
+	if r := w.Run(context.Background(), protocol.Request{Kind: protocol.Load, Dataset: "m", Files: fs}, nil); r.Event != protocol.Done {
+		b.Fatal(r.Error)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for i := 0; i < 188; i++ {
+			r := w.Run(context.Background(), protocol.Request{Kind: protocol.Explore, Dataset: "m", Graph: i,
+				Descriptor: protocol.Descriptor{Kind: "ricci"}}, nil)
+			if r.Event != protocol.Done {
+				b.Fatal(r.Error)
+			}
+		}
+	}
+}

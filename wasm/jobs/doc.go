@@ -1,0 +1,8 @@
+// Package jobs runs the worker's jobs: it turns a protocol.Request into a
+// protocol.Response using the core packages. It has no syscall/js, so the
+// same code runs natively in tests and in the Web Worker (wasm/worker).
+//
+// A Worker holds the one dataset its worker last parsed, so that jobs on
+// the same dataset (draw graph 3, explore graph 3 with Ricci, ...) do not
+// parse it again. Add a job by adding a case to Worker.Run.
+package jobs

@@ -1,0 +1,102 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"wkpi-web/core/graph"
+	"wkpi-web/core/progress"
+	"wkpi-web/core/tu"
+	"wkpi-web/wasm/protocol"
+)
+
+// Worker is the state of one worker: the dataset it holds.
+type Worker struct {
+	key string
+	ds  *graph.Dataset
+}
+
+// Run does one job. It always returns a Done or Failed Response for req.ID;
+// errors become Failed with a message meant for the user.
+func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func) protocol.Response {
+	resp, err := w.run(ctx, req, report)
+	if err != nil {
+		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error()}
+	}
+	resp.ID, resp.Event = req.ID, protocol.Done
+	return resp
+}
+
+func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
+	ds, err := w.dataset(req)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	switch req.Kind {
+	case protocol.Load:
+		return protocol.Response{Summary: Summarise(ds)}, nil
+	case protocol.Draw:
+		g, err := pick(ds, req.Graph)
+		if err != nil {
+			return protocol.Response{}, err
+		}
+		d, x, y := Layout(g, ds.Classes[ds.Labels[req.Graph]])
+		d.Graph = req.Graph
+		return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
+	case protocol.Explore:
+		g, err := pick(ds, req.Graph)
+		if err != nil {
+			return protocol.Response{}, err
+		}
+		return explore(ctx, g, req, report)
+	}
+	return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
+}
+
+// dataset parses req.Files when given (replacing the held dataset), and
+// otherwise returns the held dataset if its key matches.
+func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
+	if len(req.Files) > 0 {
+		ds, err := Parse(req.Files)
+		if err != nil {
+			return nil, err
+		}
+		w.key, w.ds = req.Dataset, ds
+		return ds, nil
+	}
+	if w.ds == nil || w.key != req.Dataset {
+		return nil, fmt.Errorf("worker does not hold dataset %q", req.Dataset)
+	}
+	return w.ds, nil
+}
+
+// Parse reads a TU dataset given as one zip or as its text files.
+func Parse(files []protocol.File) (*graph.Dataset, error) {
+	if len(files) == 1 && strings.EqualFold(path.Ext(files[0].Name), ".zip") {
+		f := files[0]
+		ds, err := tu.ReadZip(bytes.NewReader(f.Data), int64(len(f.Data)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		return ds, nil
+	}
+	m := make(map[string][]byte, len(files))
+	for _, f := range files {
+		m[f.Name] = f.Data
+	}
+	return tu.ReadFiles(m)
+}
+
+func pick(ds *graph.Dataset, i int) (*graph.Graph, error) {
+	if i < 0 || i >= len(ds.Graphs) {
+		return nil, fmt.Errorf("graph %d does not exist: the dataset has graphs 0..%d", i, len(ds.Graphs)-1)
+	}
+	return ds.Graphs[i], nil
+}
+
+// errCanceled is returned when the context ends between chunks of work.
+var errCanceled = errors.New("canceled")

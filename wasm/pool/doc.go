@@ -1,0 +1,18 @@
+// Package pool runs jobs on a small pool of Web Workers from the page.
+//
+// Jobs queue in submission order and go to an idle worker; workers start
+// lazily, up to the pool's size. A job gets progress, then exactly one of
+// done or fail. Cancel ends a job at once: a queued job is dropped, a
+// running one has its worker terminated and replaced, because a Go WASM
+// worker busy in a loop does not return to the JavaScript event loop, so
+// a "cancel" message would be read only after the job ends.
+//
+// A worker that dies (uncaught error, out of memory, Go runtime exit) is
+// replaced; its job is retried once on a fresh worker and fails with a
+// clear error the second time. Each worker holds one parsed dataset: the
+// pool attaches a dataset's files to a job only when the chosen worker
+// does not hold that dataset.
+//
+// The pool logic is plain Go and tested natively with fake workers; the
+// browser Worker behind Conn is in worker_js.go.
+package pool

@@ -1,0 +1,280 @@
+package pool
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// Conn is one running worker.
+type Conn interface {
+	// Send posts a message to the worker.
+	Send(protocol.Envelope) error
+	// Terminate stops the worker at once.
+	Terminate()
+}
+
+// Spawn starts a worker. The worker calls recv for each message it posts
+// and died once if it stops other than by Terminate.
+type Spawn func(recv func(protocol.Envelope), died func(error)) (Conn, error)
+
+// Handler receives a job's events. Any field may be nil.
+type Handler struct {
+	Progress func(stage string, done, total int)
+	Done     func(protocol.Response)
+	Fail     func(error)
+}
+
+// ErrCanceled is what Fail receives for a job canceled with Cancel.
+var ErrCanceled = errors.New("canceled")
+
+// maxAttempts is how many workers a job may kill before it fails.
+const maxAttempts = 2
+
+type job struct {
+	req      protocol.Request
+	h        Handler
+	attempts int
+}
+
+type slot struct {
+	conn    Conn
+	job     *job   // running job, nil when idle
+	dataset string // key of the dataset the worker holds
+}
+
+// Pool is a pool of workers. Its methods are safe for concurrent use; the
+// handlers run outside its lock.
+type Pool struct {
+	mu       sync.Mutex
+	size     int
+	spawn    Spawn
+	slots    []*slot
+	queue    []*job
+	datasets map[string][]protocol.File
+	nextID   int64
+}
+
+// New returns a pool of at most size workers (at least one).
+func New(size int, spawn Spawn) *Pool {
+	return &Pool{size: max(size, 1), spawn: spawn, datasets: map[string][]protocol.File{}}
+}
+
+// SetDataset registers the files of a dataset under key; jobs name it in
+// Request.Dataset. Registering a key again replaces its files, and workers
+// holding the old version get the new files with their next job.
+func (p *Pool) SetDataset(key string, files []protocol.File) {
+	p.mu.Lock()
+	p.datasets[key] = files
+	for _, s := range p.slots {
+		if s.dataset == key {
+			s.dataset = ""
+		}
+	}
+	p.mu.Unlock()
+}
+
+// Submit queues a job and returns its id (req.ID is ignored).
+func (p *Pool) Submit(req protocol.Request, h Handler) int64 {
+	p.mu.Lock()
+	p.nextID++
+	req.ID = p.nextID
+	p.queue = append(p.queue, &job{req: req, h: h})
+	calls := p.dispatch()
+	p.mu.Unlock()
+	run(calls)
+	return req.ID
+}
+
+// Cancel ends job id if it is queued or running; its Fail gets ErrCanceled.
+func (p *Pool) Cancel(id int64) {
+	p.mu.Lock()
+	var calls []func()
+	for i, j := range p.queue {
+		if j.req.ID == id {
+			p.queue = append(p.queue[:i], p.queue[i+1:]...)
+			calls = append(calls, fail(j, ErrCanceled))
+			break
+		}
+	}
+	for _, s := range p.slots {
+		if s.job != nil && s.job.req.ID == id {
+			calls = append(calls, fail(s.job, ErrCanceled))
+			p.retire(s)
+		}
+	}
+	calls = append(calls, p.dispatch()...)
+	p.mu.Unlock()
+	run(calls)
+}
+
+// Running reports how many jobs are queued or running.
+func (p *Pool) Running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.queue)
+	for _, s := range p.slots {
+		if s.job != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// dispatch starts queued jobs on idle workers, spawning workers as needed.
+// It returns the handler calls to make once the lock is released.
+func (p *Pool) dispatch() []func() {
+	var calls []func()
+	for len(p.queue) > 0 {
+		s, err := p.idle()
+		if err != nil && len(p.slots) == 0 {
+			// No worker can start at all: fail what waits rather than hang.
+			for _, j := range p.queue {
+				calls = append(calls, fail(j, fmt.Errorf("starting a worker: %w", err)))
+			}
+			p.queue = nil
+			return calls
+		}
+		if s == nil {
+			return calls
+		}
+		j := p.queue[0]
+		p.queue = p.queue[1:]
+		req := j.req
+		if req.Dataset != "" && s.dataset != req.Dataset {
+			files, ok := p.datasets[req.Dataset]
+			if !ok {
+				calls = append(calls, fail(j, fmt.Errorf("no dataset %q is loaded", req.Dataset)))
+				continue
+			}
+			req.Files = files
+		}
+		env, err := req.Envelope()
+		if err == nil {
+			err = s.conn.Send(env)
+		}
+		if err != nil {
+			calls = append(calls, fail(j, fmt.Errorf("sending job to worker: %w", err)))
+			continue
+		}
+		s.job, s.dataset = j, req.Dataset
+	}
+	return calls
+}
+
+// idle returns an idle worker, starting one if the pool has room.
+func (p *Pool) idle() (*slot, error) {
+	for _, s := range p.slots {
+		if s.job == nil {
+			return s, nil
+		}
+	}
+	if len(p.slots) >= p.size {
+		return nil, nil
+	}
+	s := &slot{}
+	conn, err := p.spawn(
+		func(e protocol.Envelope) { p.receive(s, e) },
+		func(err error) { p.died(s, err) },
+	)
+	if err != nil {
+		return nil, err
+	}
+	s.conn = conn
+	p.slots = append(p.slots, s)
+	return s, nil
+}
+
+// retire terminates a worker and forgets it; a fresh one starts on demand.
+func (p *Pool) retire(s *slot) {
+	s.conn.Terminate()
+	for i, t := range p.slots {
+		if t == s {
+			p.slots = append(p.slots[:i], p.slots[i+1:]...)
+			return
+		}
+	}
+}
+
+func (p *Pool) receive(s *slot, e protocol.Envelope) {
+	p.mu.Lock()
+	j := s.job
+	if j == nil || !p.live(s) {
+		p.mu.Unlock()
+		return // a late message from a retired worker or for a canceled job
+	}
+	resp, err := protocol.DecodeResponse(e)
+	if err == nil && resp.ID != j.req.ID {
+		err = fmt.Errorf("worker answered job %d while running job %d", resp.ID, j.req.ID)
+	}
+	var calls []func()
+	switch {
+	case err != nil:
+		calls = append(calls, fail(j, err))
+		p.retire(s)
+	case resp.Event == protocol.Progress:
+		if h := j.h.Progress; h != nil {
+			calls = append(calls, func() { h(resp.Stage, resp.Done, resp.Total) })
+		}
+	case resp.Event == protocol.Done:
+		s.job = nil
+		if h := j.h.Done; h != nil {
+			calls = append(calls, func() { h(resp) })
+		}
+	default:
+		// The job may have failed parsing the files it carried, so the
+		// worker may not hold the dataset: send the files again next time.
+		s.job, s.dataset = nil, ""
+		calls = append(calls, fail(j, errors.New(resp.Error)))
+	}
+	calls = append(calls, p.dispatch()...)
+	p.mu.Unlock()
+	run(calls)
+}
+
+func (p *Pool) died(s *slot, cause error) {
+	p.mu.Lock()
+	if !p.live(s) {
+		p.mu.Unlock()
+		return
+	}
+	j := s.job
+	p.retire(s)
+	var calls []func()
+	if j != nil {
+		j.attempts++
+		if j.attempts < maxAttempts {
+			p.queue = append([]*job{j}, p.queue...)
+		} else {
+			calls = append(calls, fail(j, fmt.Errorf("the worker stopped twice while running this job (%v); try a smaller input", cause)))
+		}
+	}
+	calls = append(calls, p.dispatch()...)
+	p.mu.Unlock()
+	run(calls)
+}
+
+func (p *Pool) live(s *slot) bool {
+	for _, t := range p.slots {
+		if t == s {
+			return true
+		}
+	}
+	return false
+}
+
+func fail(j *job, err error) func() {
+	return func() {
+		if j.h.Fail != nil {
+			j.h.Fail(err)
+		}
+	}
+}
+
+func run(calls []func()) {
+	for _, c := range calls {
+		c()
+	}
+}

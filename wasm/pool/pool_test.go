@@ -1,0 +1,197 @@
+package pool
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// fakeConn records what the pool sends; the test answers through recv/died.
+type fakeConn struct {
+	id         int
+	sent       []protocol.Request
+	terminated bool
+	recv       func(protocol.Envelope)
+	died       func(error)
+}
+
+func (c *fakeConn) Send(e protocol.Envelope) error {
+	r, err := protocol.DecodeRequest(e)
+	if err != nil {
+		return err
+	}
+	c.sent = append(c.sent, r)
+	return nil
+}
+
+func (c *fakeConn) Terminate() { c.terminated = true }
+
+// answer posts a response for the last request the worker got.
+func (c *fakeConn) answer(t *testing.T, r protocol.Response) {
+	t.Helper()
+	r.ID = c.sent[len(c.sent)-1].ID
+	e, err := r.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.recv(e)
+}
+
+type fakeSpawner struct{ conns []*fakeConn }
+
+func (f *fakeSpawner) spawn(recv func(protocol.Envelope), died func(error)) (Conn, error) {
+	c := &fakeConn{id: len(f.conns), recv: recv, died: died}
+	f.conns = append(f.conns, c)
+	return c, nil
+}
+
+// log collects handler events as text, in order.
+type log []string
+
+func (l *log) handler(name string) Handler {
+	return Handler{
+		Progress: func(stage string, done, total int) {
+			*l = append(*l, fmt.Sprintf("%s progress %s %d/%d", name, stage, done, total))
+		},
+		Done: func(r protocol.Response) { *l = append(*l, name+" done") },
+		Fail: func(err error) { *l = append(*l, name+" fail: "+err.Error()) },
+	}
+}
+
+func TestQueueAndSize(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(2, f.spawn)
+	a := p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("a"))
+	p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("b"))
+	p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("c"))
+	if len(f.conns) != 2 {
+		t.Fatalf("%d workers started, want 2", len(f.conns))
+	}
+	if got := p.Running(); got != 3 {
+		t.Fatalf("Running = %d, want 3", got)
+	}
+	if f.conns[0].sent[0].ID != a {
+		t.Fatalf("first worker got job %d, want %d", f.conns[0].sent[0].ID, a)
+	}
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Progress, Stage: "parse", Done: 1, Total: 2})
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	// c now runs on worker 0, which became idle.
+	if len(f.conns[0].sent) != 2 || len(f.conns) != 2 {
+		t.Fatalf("c not dispatched to the idle worker: sent %d, workers %d", len(f.conns[0].sent), len(f.conns))
+	}
+	f.conns[1].answer(t, protocol.Response{Event: protocol.Failed, Error: "bad input"})
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	want := []string{"a progress parse 1/2", "a done", "b fail: bad input", "c done"}
+	if strings.Join(l, "|") != strings.Join(want, "|") {
+		t.Fatalf("events %q, want %q", l, want)
+	}
+	if p.Running() != 0 {
+		t.Fatalf("Running = %d after all ended", p.Running())
+	}
+}
+
+func TestDatasetAttachedOncePerWorker(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(1, f.spawn)
+	p.SetDataset("k", []protocol.File{{Name: "X_A.txt", Data: []byte("1, 2\n")}})
+	p.Submit(protocol.Request{Kind: protocol.Load, Dataset: "k"}, l.handler("a"))
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	p.Submit(protocol.Request{Kind: protocol.Draw, Dataset: "k"}, l.handler("b"))
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	p.SetDataset("k", []protocol.File{{Name: "X_A.txt", Data: []byte("2, 1\n")}})
+	p.Submit(protocol.Request{Kind: protocol.Draw, Dataset: "k"}, l.handler("c"))
+	p.Submit(protocol.Request{Kind: protocol.Draw, Dataset: "missing"}, l.handler("d"))
+	sent := f.conns[0].sent
+	files := [3]int{len(sent[0].Files), len(sent[1].Files), len(sent[2].Files)}
+	if files != [3]int{1, 0, 1} {
+		t.Fatalf("files attached per job %v, want [1 0 1]", files)
+	}
+	if string(sent[2].Files[0].Data) != "2, 1\n" {
+		t.Fatalf("replaced dataset not sent: %q", sent[2].Files[0].Data)
+	}
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	if last := l[len(l)-1]; last != `d fail: no dataset "missing" is loaded` {
+		t.Fatalf("last event %q", last)
+	}
+}
+
+func TestFilesResentAfterFailure(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(1, f.spawn)
+	p.SetDataset("bad", []protocol.File{{Name: "X_A.txt", Data: []byte("x")}})
+	p.Submit(protocol.Request{Kind: protocol.Load, Dataset: "bad"}, l.handler("a"))
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Failed, Error: "X_A.txt line 1: bad"})
+	p.Submit(protocol.Request{Kind: protocol.Load, Dataset: "bad"}, l.handler("b"))
+	if n := len(f.conns[0].sent[1].Files); n != 1 {
+		t.Fatalf("retry after a failure sent %d files, want 1", n)
+	}
+}
+
+func TestWorkerDeathRetriesOnce(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(1, f.spawn)
+	p.SetDataset("k", []protocol.File{{Name: "d.zip", Data: []byte("zip")}})
+	p.Submit(protocol.Request{Kind: protocol.Load, Dataset: "k"}, l.handler("a"))
+	f.conns[0].died(errors.New("out of memory"))
+	if !f.conns[0].terminated || len(f.conns) != 2 {
+		t.Fatalf("dead worker not replaced: terminated %v, workers %d", f.conns[0].terminated, len(f.conns))
+	}
+	if len(f.conns[1].sent) != 1 || len(f.conns[1].sent[0].Files) != 1 {
+		t.Fatalf("retry not sent with the dataset to the fresh worker: %+v", f.conns[1].sent)
+	}
+	// A late message from the dead worker is ignored.
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	if len(l) != 0 {
+		t.Fatalf("late message reached the handler: %q", l)
+	}
+	f.conns[1].died(errors.New("out of memory"))
+	if len(l) != 1 || !strings.HasPrefix(l[0], "a fail: the worker stopped twice") {
+		t.Fatalf("events %q, want one failure about the worker stopping", l)
+	}
+	// The pool keeps working after a failed job.
+	p.Submit(protocol.Request{Kind: protocol.Load, Dataset: "k"}, l.handler("b"))
+	f.conns[2].answer(t, protocol.Response{Event: protocol.Done})
+	if l[len(l)-1] != "b done" {
+		t.Fatalf("events %q", l)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(1, f.spawn)
+	a := p.Submit(protocol.Request{Kind: protocol.Explore}, l.handler("a"))
+	b := p.Submit(protocol.Request{Kind: protocol.Explore}, l.handler("b"))
+	p.Submit(protocol.Request{Kind: protocol.Explore}, l.handler("c"))
+	p.Cancel(b) // queued
+	p.Cancel(a) // running: its worker is terminated, c starts on a new one
+	if !f.conns[0].terminated {
+		t.Fatal("running job's worker not terminated")
+	}
+	if len(f.conns) != 2 || len(f.conns[1].sent) != 1 {
+		t.Fatalf("next job not started on a fresh worker")
+	}
+	f.conns[1].answer(t, protocol.Response{Event: protocol.Done})
+	want := []string{"b fail: canceled", "a fail: canceled", "c done"}
+	if strings.Join(l, "|") != strings.Join(want, "|") {
+		t.Fatalf("events %q, want %q", l, want)
+	}
+}
+
+func TestSpawnFailureFailsJobs(t *testing.T) {
+	var l log
+	p := New(2, func(func(protocol.Envelope), func(error)) (Conn, error) {
+		return nil, errors.New("WebAssembly disabled")
+	})
+	p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("a"))
+	if len(l) != 1 || l[0] != "a fail: starting a worker: WebAssembly disabled" {
+		t.Fatalf("events %q", l)
+	}
+}

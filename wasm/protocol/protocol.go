@@ -1,0 +1,236 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"wkpi-web/core/persistence"
+)
+
+// Kind names a job.
+type Kind string
+
+const (
+	// Load parses the dataset and summarises it.
+	Load Kind = "load"
+	// Draw lays out one graph of the dataset for drawing.
+	Draw Kind = "draw"
+	// Explore computes a descriptor function on one graph, its extended
+	// persistence diagrams and its persistence image.
+	Explore Kind = "explore"
+)
+
+// Event says what a Response reports.
+type Event string
+
+const (
+	Progress Event = "progress" // Stage, Done and Total are set; more follows
+	Done     Event = "done"     // the job's result; last message of the job
+	Failed   Event = "failed"   // Error is set; last message of the job
+)
+
+// File is one file of a dataset as the user gave it (a TU text file or a zip).
+type File struct {
+	Name string `json:"name"`
+	Data []byte `json:"-"` // travels as a blob
+}
+
+// Descriptor chooses the function a filtration is built from; it mirrors
+// core/filtration.Options without importing it, so the page binary does
+// not link the numerical code.
+type Descriptor struct {
+	Kind    string  `json:"kind"`              // ricci, jaccard, degree, hks
+	Alpha   float64 `json:"alpha,omitempty"`   // Ricci idleness; 0 means the default
+	HKSTime float64 `json:"hksTime,omitempty"` // heat kernel time; 0 means the default
+}
+
+// Request is one job for a worker.
+type Request struct {
+	ID         int64      `json:"id"`
+	Kind       Kind       `json:"kind"`
+	Dataset    string     `json:"dataset,omitempty"` // key of the dataset the job reads
+	Files      []File     `json:"files,omitempty"`   // the dataset, when the worker lacks it
+	Graph      int        `json:"graph,omitempty"`   // graph index for Draw and Explore
+	Descriptor Descriptor `json:"descriptor,omitempty"`
+	Rows       int        `json:"rows,omitempty"` // persistence image rows; 0 means 20
+}
+
+// Response is one message from a worker about job ID.
+type Response struct {
+	ID    int64  `json:"id"`
+	Event Event  `json:"event"`
+	Stage string `json:"stage,omitempty"`
+	Done  int    `json:"done,omitempty"`
+	Total int    `json:"total,omitempty"`
+	Error string `json:"error,omitempty"`
+
+	Summary  *Summary  `json:"summary,omitempty"`
+	Drawing  *Drawing  `json:"drawing,omitempty"`
+	Explored *Explored `json:"explored,omitempty"`
+
+	// Arrays holds large float results (coordinates, function values,
+	// images), keyed by name; they travel as blobs.
+	Arrays map[string][]float64 `json:"-"`
+}
+
+// Summary describes a loaded dataset.
+type Summary struct {
+	Name          string  `json:"name"`
+	Graphs        int     `json:"graphs"`
+	Classes       []Class `json:"classes"`
+	Nodes         Stats   `json:"nodes"`
+	Edges         Stats   `json:"edges"`
+	NodeLabels    bool    `json:"nodeLabels"`
+	EdgeLabels    bool    `json:"edgeLabels"`
+	Disconnected  int     `json:"disconnected"`  // graphs with more than one component
+	IsolatedNodes int     `json:"isolatedNodes"` // nodes of degree 0, over all graphs
+}
+
+// Class is one class label and how many graphs carry it.
+type Class struct {
+	Label string `json:"label"`
+	Count int    `json:"count"`
+}
+
+// Stats summarises a per-graph count.
+type Stats struct {
+	Total int     `json:"total"`
+	Min   int     `json:"min"`
+	Max   int     `json:"max"`
+	Mean  float64 `json:"mean"`
+}
+
+// Drawing is a layout of one graph; the coordinates, in [0,1]x[0,1], are
+// Arrays["x"] and Arrays["y"].
+type Drawing struct {
+	Graph  int      `json:"graph"`
+	N      int      `json:"n"`
+	Edges  [][2]int `json:"edges"`
+	Labels []string `json:"labels,omitempty"` // node labels, if any
+	Class  string   `json:"class"`
+}
+
+// Explored is the persistence of one graph under one descriptor. The
+// function's vertex values are Arrays["values"]; the image, Rows*Cols in
+// row-major order with row 0 at the lowest persistence, is Arrays["image"].
+type Explored struct {
+	Graph    int                  `json:"graph"`
+	Diagrams persistence.Diagrams `json:"diagrams"`
+	Grid     Grid                 `json:"grid"`
+}
+
+// Grid places a persistence image in the (birth, persistence) plane.
+type Grid struct {
+	MinX  float64 `json:"minX"`
+	MinY  float64 `json:"minY"`
+	Pixel float64 `json:"pixel"`
+	Rows  int     `json:"rows"`
+	Cols  int     `json:"cols"`
+}
+
+// Envelope is the form of a message on postMessage: a JSON header and
+// binary blobs that are transferred.
+type Envelope struct {
+	Header []byte
+	Blobs  [][]byte
+}
+
+// responseHeader adds the names that map the blobs back to Arrays.
+type responseHeader struct {
+	Response
+	ArrayNames []string `json:"arrays,omitempty"`
+}
+
+// Envelope moves the files' contents into blobs, in the order of Files.
+func (r Request) Envelope() (Envelope, error) {
+	h, err := json.Marshal(r)
+	if err != nil {
+		return Envelope{}, fmt.Errorf("encoding request %d: %w", r.ID, err)
+	}
+	e := Envelope{Header: h}
+	for _, f := range r.Files {
+		e.Blobs = append(e.Blobs, f.Data)
+	}
+	return e, nil
+}
+
+// DecodeRequest is the inverse of Request.Envelope.
+func DecodeRequest(e Envelope) (Request, error) {
+	var r Request
+	if err := json.Unmarshal(e.Header, &r); err != nil {
+		return r, fmt.Errorf("decoding request: %w", err)
+	}
+	if len(e.Blobs) != len(r.Files) {
+		return r, fmt.Errorf("request %d: %d blobs for %d files", r.ID, len(e.Blobs), len(r.Files))
+	}
+	for i := range r.Files {
+		r.Files[i].Data = e.Blobs[i]
+	}
+	return r, nil
+}
+
+// Envelope moves the arrays into blobs, in sorted name order.
+func (r Response) Envelope() (Envelope, error) {
+	h := responseHeader{Response: r}
+	for name := range r.Arrays {
+		h.ArrayNames = append(h.ArrayNames, name)
+	}
+	sort.Strings(h.ArrayNames)
+	b, err := json.Marshal(h)
+	if err != nil {
+		return Envelope{}, fmt.Errorf("encoding response %d: %w", r.ID, err)
+	}
+	e := Envelope{Header: b}
+	for _, name := range h.ArrayNames {
+		e.Blobs = append(e.Blobs, Float64Bytes(r.Arrays[name]))
+	}
+	return e, nil
+}
+
+// DecodeResponse is the inverse of Response.Envelope.
+func DecodeResponse(e Envelope) (Response, error) {
+	var h responseHeader
+	if err := json.Unmarshal(e.Header, &h); err != nil {
+		return Response{}, fmt.Errorf("decoding response: %w", err)
+	}
+	if len(e.Blobs) != len(h.ArrayNames) {
+		return Response{}, fmt.Errorf("response %d: %d blobs for %d arrays", h.ID, len(e.Blobs), len(h.ArrayNames))
+	}
+	r := h.Response
+	if len(h.ArrayNames) > 0 {
+		r.Arrays = make(map[string][]float64, len(h.ArrayNames))
+	}
+	for i, name := range h.ArrayNames {
+		f, err := BytesFloat64(e.Blobs[i])
+		if err != nil {
+			return Response{}, fmt.Errorf("response %d array %q: %w", h.ID, name, err)
+		}
+		r.Arrays[name] = f
+	}
+	return r, nil
+}
+
+// Float64Bytes encodes floats little-endian, the byte order of a
+// Float64Array on every platform that runs WebAssembly.
+func Float64Bytes(f []float64) []byte {
+	b := make([]byte, 0, 8*len(f))
+	for _, v := range f {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
+// BytesFloat64 is the inverse of Float64Bytes.
+func BytesFloat64(b []byte) ([]float64, error) {
+	if len(b)%8 != 0 {
+		return nil, fmt.Errorf("%d bytes is not a whole number of float64s", len(b))
+	}
+	f := make([]float64, len(b)/8)
+	for i := range f {
+		f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return f, nil
+}

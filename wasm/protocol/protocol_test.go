@@ -1,0 +1,114 @@
+package protocol
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/persistence"
+)
+
+func TestRequestRoundTrip(t *testing.T) {
+	r := Request{ID: 3, Kind: Explore, Dataset: "demo:MUTAG", Graph: 5, Rows: 12,
+		Descriptor: Descriptor{Kind: "ricci", Alpha: 0.25},
+		Files:      []File{{Name: "a.txt", Data: []byte("1, 2\n")}, {Name: "b.txt", Data: []byte{}}}}
+	e, err := r.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Blobs) != 2 || string(e.Blobs[0]) != "1, 2\n" {
+		t.Fatalf("blobs %q", e.Blobs)
+	}
+	if strings.Contains(string(e.Header), "1, 2") {
+		t.Fatalf("file contents leaked into the JSON header: %s", e.Header)
+	}
+	got, err := DecodeRequest(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Fatalf("round trip\n got %+v\nwant %+v", got, r)
+	}
+}
+
+func TestResponseRoundTrip(t *testing.T) {
+	r := Response{ID: 9, Event: Done,
+		Explored: &Explored{Graph: 1, Grid: Grid{MinX: -1, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 3},
+			Diagrams: persistence.Diagrams{Ord0: []persistence.Point{{Birth: 0, Death: 1}}, Ext1: []persistence.Point{{Birth: 2, Death: 1}}}},
+		Arrays: map[string][]float64{
+			"values": {1, -2.5, math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64, math.MaxFloat64},
+			"image":  {},
+		}}
+	e, err := r.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Blobs follow the sorted array names; each float takes 8 bytes.
+	if len(e.Blobs) != 2 || len(e.Blobs[0]) != 0 || len(e.Blobs[1]) != 48 {
+		t.Fatalf("blob sizes %d", len(e.Blobs))
+	}
+	got, err := DecodeResponse(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Explored.Grid != r.Explored.Grid || !reflect.DeepEqual(got.Explored.Diagrams, r.Explored.Diagrams) {
+		t.Fatalf("explored %+v", got.Explored)
+	}
+	if !reflect.DeepEqual(got.Arrays["values"], r.Arrays["values"]) || len(got.Arrays["image"]) != 0 {
+		t.Fatalf("arrays %v", got.Arrays)
+	}
+	nan, err := DecodeResponse(mustEnvelope(t, Response{Arrays: map[string][]float64{"x": {math.NaN()}}}))
+	if err != nil || !math.IsNaN(nan.Arrays["x"][0]) {
+		t.Fatalf("NaN did not survive: %v %v", nan.Arrays, err)
+	}
+}
+
+func mustEnvelope(t *testing.T, r Response) Envelope {
+	e, err := r.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestFloat64BytesLayout(t *testing.T) {
+	// 1.0 is 0x3FF0000000000000; little-endian puts the low byte first,
+	// as a Float64Array over the same buffer reads it.
+	b := Float64Bytes([]float64{1})
+	if want := []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}; !reflect.DeepEqual(b, want) {
+		t.Fatalf("bytes %x, want %x", b, want)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"request not JSON", second(DecodeRequest(Envelope{Header: []byte("{")})), "decoding request"},
+		{"request blob count", second(DecodeRequest(Envelope{Header: []byte(`{"id":4,"files":[{"name":"a"}]}`)})), "request 4: 0 blobs for 1 files"},
+		{"response blob count", second(DecodeResponse(Envelope{Header: []byte(`{"id":5,"arrays":["x"]}`)})), "response 5: 0 blobs for 1 arrays"},
+		{"response ragged blob", second(DecodeResponse(Envelope{Header: []byte(`{"id":6,"arrays":["x"]}`), Blobs: [][]byte{{1, 2, 3}}})), `response 6 array "x": 3 bytes`},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+func Example() {
+	// The worker side: a result with a large float array.
+	e, _ := Response{ID: 1, Event: Done, Arrays: map[string][]float64{"image": {0.5, 0.25}}}.Envelope()
+	fmt.Printf("header %s, %d blob of %d bytes\n", e.Header, len(e.Blobs), len(e.Blobs[0]))
+	// The page side.
+	r, _ := DecodeResponse(e)
+	fmt.Println(r.Event, r.Arrays["image"])
+	// Output:
+	// header {"id":1,"event":"done","arrays":["image"]}, 1 blob of 16 bytes
+	// done [0.5 0.25]
+}

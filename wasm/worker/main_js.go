@@ -1,0 +1,59 @@
+// Command worker is the Web Worker's Go program (GOOS=js GOARCH=wasm): it
+// answers protocol Requests posted by the page's pool with protocol
+// Responses, running jobs with package wasm/jobs. public/worker.js loads it.
+package main
+
+import (
+	"context"
+	"syscall/js"
+
+	"wkpi-web/wasm/jobs"
+	"wkpi-web/wasm/protocol"
+)
+
+func main() {
+	var w jobs.Worker
+	self := js.Global()
+	u8 := self.Get("Uint8Array")
+	post := func(r protocol.Response) {
+		e, err := r.Envelope()
+		if err != nil {
+			e, _ = protocol.Response{ID: r.ID, Event: protocol.Failed, Error: err.Error()}.Envelope()
+		}
+		blobs := self.Get("Array").New()
+		for _, b := range e.Blobs {
+			a := u8.New(len(b))
+			js.CopyBytesToJS(a, b)
+			blobs.Call("push", a.Get("buffer"))
+		}
+		msg := self.Get("Object").New()
+		msg.Set("h", string(e.Header))
+		msg.Set("b", blobs)
+		self.Call("postMessage", msg, blobs)
+	}
+	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		data := args[0].Get("data")
+		e := protocol.Envelope{Header: []byte(data.Get("h").String())}
+		blobs := data.Get("b")
+		for i := 0; i < blobs.Length(); i++ {
+			a := u8.New(blobs.Index(i))
+			b := make([]byte, a.Length())
+			js.CopyBytesToGo(b, a)
+			e.Blobs = append(e.Blobs, b)
+		}
+		req, err := protocol.DecodeRequest(e)
+		if err != nil {
+			post(protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error()})
+			return nil
+		}
+		// The pool sends one job at a time; running it off the callback
+		// lets the callback return as js.FuncOf requires.
+		go func() {
+			post(w.Run(context.Background(), req, func(stage string, done, total int) {
+				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: stage, Done: done, Total: total})
+			}))
+		}()
+		return nil
+	}))
+	select {}
+}
