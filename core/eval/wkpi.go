@@ -65,6 +65,10 @@ type WKPI struct {
 	centres [][2]float64   // pixel centres of an image vector
 	points  [][][2]float64 // each graph's diagram points
 	domain  [4]float64     // the grid's extent: minx, miny, maxx, maxy
+	// MaxTableBytes bounds the memory of the pair table kept per sigma
+	// (DefaultMaxTableBytes; 0 or less computes every pair directly).
+	MaxTableBytes int64
+	tables        map[float64]*kernel.Table
 }
 
 // NewWKPI prepares a dataset's features for evaluation.
@@ -72,7 +76,7 @@ func NewWKPI(set *features.Set, labels []int, classes int) (*WKPI, error) {
 	if len(labels) != len(set.Images) {
 		return nil, fmt.Errorf("eval: %d labels for %d images", len(labels), len(set.Images))
 	}
-	w := &WKPI{Set: set, Labels: labels, Classes: classes, centres: features.Centres(set.Grid, set.Settings)}
+	w := &WKPI{Set: set, Labels: labels, Classes: classes, centres: features.Centres(set.Grid, set.Settings), MaxTableBytes: DefaultMaxTableBytes}
 	for _, d := range set.Diagrams {
 		w.points = append(w.points, features.Points(d, set.Settings))
 	}
@@ -89,8 +93,9 @@ func (w *WKPI) subset(idx []int) (images [][]float64, labels []int) {
 	return images, labels
 }
 
-// initial is the starting weight function of a training set.
-func (w *WKPI) initial(train []int, o learn.Options) (kernel.Mixture, error) {
+// Initial is the starting weight function of a training set (indices
+// into the dataset): the "before" of a learning run.
+func (w *WKPI) Initial(train []int, o learn.Options) (kernel.Mixture, error) {
 	var pts [][2]float64
 	for _, s := range train {
 		pts = append(pts, w.points[s]...)
@@ -101,7 +106,7 @@ func (w *WKPI) initial(train []int, o learn.Options) (kernel.Mixture, error) {
 // learnWeight trains the weight function on train, whose pair sums are
 // sums without fold exclude (mini-batches ignore sums).
 func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSums, exclude int, cfg Config, prog progress.Func) (kernel.Mixture, learn.Trace, error) {
-	init, err := w.initial(train, cfg.Learn)
+	init, err := w.Initial(train, cfg.Learn)
 	if err != nil {
 		return kernel.Mixture{}, learn.Trace{}, err
 	}
@@ -115,33 +120,30 @@ func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSum
 // trained is a weight function with its Gram matrix on a training set,
 // ready for SVMs with any C.
 type trained struct {
-	train  []int
-	weight kernel.Mixture
-	trace  learn.Trace
-	kernel kernel.Kernel
-	gram   [][]float64
+	train   []int
+	weight  kernel.Mixture
+	trace   learn.Trace
+	weights []float64 // pixel weights of the SVM's kernel
+	pairs   pairs
+	gram    [][]float64
 }
 
-func (w *WKPI) gram(ctx context.Context, train []int, mix kernel.Mixture, cfg Config, trace learn.Trace) (*trained, error) {
+func (w *WKPI) gram(ctx context.Context, p pairs, train []int, mix kernel.Mixture, cfg Config, trace learn.Trace) (*trained, error) {
 	k := model.KernelFor(mix, w.centres, cfg.Sigma, cfg.Variant)
-	images, _ := w.subset(train)
-	g, err := k.Gram(ctx, images, nil)
+	g, err := p.gram(ctx, k.Weights, train)
 	if err != nil {
 		return nil, err
 	}
-	return &trained{train: train, weight: mix, trace: trace, kernel: k, gram: g}, nil
+	return &trained{train: train, weight: mix, trace: trace, weights: k.Weights, pairs: p, gram: g}, nil
 }
 
 // svmPredict trains the SVM with C on t and predicts test.
 func (w *WKPI) svmPredict(ctx context.Context, t *trained, c float64, test []int) ([]int, error) {
-	_, y := w.subset(t.train)
-	m, err := svm.Train(ctx, t.gram, y, svm.Options{C: c})
+	m, err := svm.Train(ctx, t.gram, w.truth(t.train), svm.Options{C: c})
 	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 		return nil, err
 	}
-	trainImages, _ := w.subset(t.train)
-	testImages, _ := w.subset(test)
-	k, err := t.kernel.Cross(ctx, testImages, trainImages, nil)
+	k, err := t.pairs.cross(ctx, t.weights, test, t.train)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +276,7 @@ func (p Plan) runs(f int) bool {
 func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
 	return w.run(ctx, "fixed", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
 		return w.fitFixed(ctx, cfg, train, sums[cfg.Sigma], f, prog)
-	}, []float64{cfg.Sigma})
+	}, []float64{cfg.Sigma}, cfg.Variant)
 }
 
 // fitFixed learns cfg on train (sums without fold exclude) and returns the
@@ -284,15 +286,19 @@ func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *lear
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
-	learned, err := w.gram(ctx, train, mix, cfg, trace)
+	p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant)
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
-	init, err := w.initial(train, cfg.Learn)
+	learned, err := w.gram(ctx, p, train, mix, cfg, trace)
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
-	base, err := w.gram(ctx, train, init, cfg, learn.Trace{})
+	init, err := w.Initial(train, cfg.Learn)
+	if err != nil {
+		return Fold{}, nil, nil, err
+	}
+	base, err := w.gram(ctx, p, train, init, cfg, learn.Trace{})
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
@@ -304,19 +310,22 @@ type foldFitter func(ctx context.Context, f int, train, test []int, sums map[flo
 // run is the outer loop every protocol shares: stratified folds, one
 // pass of pair sums per sigma for all folds, a fit per fold, and the
 // learned and baseline SVMs tested on the fold.
-func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progress.Func, fit foldFitter, sigmas []float64) (Report, error) {
+func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progress.Func, fit foldFitter, sigmas []float64, v kernel.Variant) (Report, error) {
 	start := time.Now()
 	folds, err := StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
 	if err != nil {
 		return Report{}, err
 	}
 	sums := map[float64]*learn.PairSums{}
-	for _, sigma := range sigmas {
-		s, err := learn.NewPairSums(ctx, w.Set.Images, w.Labels, folds, plan.Folds, sigma, prog)
+	for i, sigma := range sigmas {
+		p, err := w.pairsFor(ctx, sigma, v)
 		if err != nil {
 			return Report{}, err
 		}
-		sums[sigma] = s
+		if sums[sigma], err = p.sums(ctx, indices(len(w.Labels)), w.Labels, folds, plan.Folds); err != nil {
+			return Report{}, err
+		}
+		prog.Report("pair sums", i+1, len(sigmas))
 	}
 	train, test := foldSplit(indices(len(w.Labels)), folds, plan.Folds)
 	rep := Report{Protocol: protocol}
@@ -385,20 +394,23 @@ func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, in
 		if err != nil {
 			return Fold{}, nil, nil, err
 		}
-		images, labels := w.subset(train)
-		sums, err := learn.NewPairSums(ctx, images, labels, nil, 1, best.Sigma, nil)
+		p, err := w.pairsFor(ctx, best.Sigma, best.Variant)
+		if err != nil {
+			return Fold{}, nil, nil, err
+		}
+		sums, err := p.sums(ctx, train, w.truth(train), nil, 1)
 		if err != nil {
 			return Fold{}, nil, nil, err
 		}
 		fold, learned, baseline, err := w.fitFixed(ctx, best, train, sums, -1, prog)
 		fold.InnerAccuracy = acc
 		return fold, learned, baseline, err
-	}, nil)
+	}, nil, base.Variant)
 }
 
 // innerSearch scores every grid cell by CV on train and returns the best.
 func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []int, inner int, seed int64, prog progress.Func) (Config, float64, error) {
-	images, labels := w.subset(train)
+	labels := w.truth(train)
 	folds, err := StratifiedKFold(labels, inner, seed)
 	if err != nil {
 		return Config{}, 0, fmt.Errorf("inner split: %w", err)
@@ -407,7 +419,11 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 	best, bestAcc := Config{}, math.Inf(-1)
 	cells, done := len(grid.Sigmas)*len(grid.Ms), 0
 	for _, sigma := range grid.Sigmas {
-		sums, err := learn.NewPairSums(ctx, images, labels, folds, inner, sigma, nil)
+		p, err := w.pairsFor(ctx, sigma, base.Variant)
+		if err != nil {
+			return Config{}, 0, err
+		}
+		sums, err := p.sums(ctx, train, labels, folds, inner)
 		if err != nil {
 			return Config{}, 0, err
 		}
@@ -420,7 +436,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 				if err != nil {
 					return Config{}, 0, err
 				}
-				t, err := w.gram(ctx, innerTrain[g], mix, cfg, trace)
+				t, err := w.gram(ctx, p, innerTrain[g], mix, cfg, trace)
 				if err != nil {
 					return Config{}, 0, err
 				}
@@ -471,13 +487,15 @@ func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Pl
 		fold, learned, baseline, err := w.fitFixed(ctx, best, train, sums[best.Sigma], f, prog)
 		fold.Cost = bestCost
 		return fold, learned, baseline, err
-	}, grid.Sigmas)
+	}, grid.Sigmas, base.Variant)
 }
 
 // Train learns cfg on the whole dataset and returns the model.
 func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg Config, prog progress.Func) (*model.Model, error) {
 	all := indices(len(w.Labels))
-	sums, err := learn.NewPairSums(ctx, w.Set.Images, w.Labels, nil, 1, cfg.Sigma, prog)
+	// One Gram matrix: a pair table would cost as much as it saves.
+	p := directPairs{images: w.Set.Images, sigma: cfg.Sigma, variant: cfg.Variant}
+	sums, err := p.sums(ctx, all, w.Labels, nil, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +503,7 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 	if err != nil {
 		return nil, err
 	}
-	t, err := w.gram(ctx, all, mix, cfg, trace)
+	t, err := w.gram(ctx, p, all, mix, cfg, trace)
 	if err != nil {
 		return nil, err
 	}

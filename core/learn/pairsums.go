@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"wkpi-web/core/kernel"
 	"wkpi-web/core/progress"
 )
 
@@ -57,27 +58,11 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 	if len(labels) != n {
 		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), n)
 	}
-	if folds == nil {
-		folds, nFolds = make([]int, n), 1
-	}
-	if len(folds) != n {
-		return nil, fmt.Errorf("learn: %d fold indices for %d images", len(folds), n)
-	}
 	if !(sigma > 0) || math.IsInf(sigma, 0) {
 		return nil, fmt.Errorf("learn: sigma %g must be positive and finite", sigma)
 	}
 	if i0 < 0 || i1 > n || i0 > i1 {
 		return nil, fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
-	}
-	k := 0
-	for i, l := range labels {
-		if l < 0 {
-			return nil, fmt.Errorf("learn: image %d has negative label %d", i, l)
-		}
-		k = max(k, l+1)
-		if folds[i] < 0 || folds[i] >= nFolds {
-			return nil, fmt.Errorf("learn: image %d has fold %d outside [0, %d)", i, folds[i], nFolds)
-		}
 	}
 	N := len(images[0])
 	for i, img := range images {
@@ -85,12 +70,11 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 			return nil, fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
 		}
 	}
-	p := &PairSums{Pixels: N, Classes: k, Folds: nFolds}
-	nb := p.blocks()
-	p.Blocks = make([][]float64, nb*(nb+1)/2)
-	for b := range p.Blocks {
-		p.Blocks[b] = make([]float64, N)
+	p, folds, err := newPairSums(labels, folds, nFolds, N)
+	if err != nil {
+		return nil, err
 	}
+	k := p.Classes
 
 	c := 1 / (2 * sigma * sigma)
 	m := func(d float64) float64 { return 2 - 2*math.Exp(-d*d*c) }
@@ -129,6 +113,65 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 			}
 		}
 		prog.Report("pair sums", i-i0+1, i1-i0)
+	}
+	return p, nil
+}
+
+// newPairSums checks labels and folds (nil: one fold) and allocates
+// zero sums of N pixels.
+func newPairSums(labels, folds []int, nFolds, N int) (*PairSums, []int, error) {
+	n := len(labels)
+	if folds == nil {
+		folds, nFolds = make([]int, n), 1
+	}
+	if len(folds) != n {
+		return nil, nil, fmt.Errorf("learn: %d fold indices for %d images", len(folds), n)
+	}
+	k := 0
+	for i, l := range labels {
+		if l < 0 {
+			return nil, nil, fmt.Errorf("learn: image %d has negative label %d", i, l)
+		}
+		k = max(k, l+1)
+		if folds[i] < 0 || folds[i] >= nFolds {
+			return nil, nil, fmt.Errorf("learn: image %d has fold %d outside [0, %d)", i, folds[i], nFolds)
+		}
+	}
+	p := &PairSums{Pixels: N, Classes: k, Folds: nFolds}
+	nb := p.blocks()
+	p.Blocks = make([][]float64, nb*(nb+1)/2)
+	for b := range p.Blocks {
+		p.Blocks[b] = make([]float64, N)
+	}
+	return p, folds, nil
+}
+
+// NewPairSumsTable accumulates the same sums as NewPairSums for the images
+// subset of a WKPI pair table (whose pixel terms are exactly M_ij), with
+// labels and folds parallel to subset: no exp is evaluated, so the sums of
+// any subset (an outer fold's training set in nested CV) are cheap.
+func NewPairSumsTable(ctx context.Context, t *kernel.Table, subset, labels, folds []int, nFolds int) (*PairSums, error) {
+	if t.Variant != kernel.WKPI {
+		return nil, fmt.Errorf("learn: pair sums need a WKPI table, not variant %d", t.Variant)
+	}
+	if len(labels) != len(subset) {
+		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), len(subset))
+	}
+	p, folds, err := newPairSums(labels, folds, nFolds, t.Pixels())
+	if err != nil {
+		return nil, err
+	}
+	for a, i := range subset {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ba := folds[a]*p.Classes + labels[a]
+		for b := a + 1; b < len(subset); b++ {
+			sum := p.Blocks[p.blockPair(ba, folds[b]*p.Classes+labels[b])]
+			if err := t.AddTo(sum, i, subset[b]); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return p, nil
 }

@@ -1,0 +1,87 @@
+package eval
+
+import (
+	"context"
+	"errors"
+
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
+)
+
+// pairs computes what a cross-validation needs from pairs of images for
+// one kernel width: Gram and cross-kernel matrices for any pixel weights,
+// and the metric learning's pair sums, on subsets given by index.
+type pairs interface {
+	gram(ctx context.Context, w []float64, idx []int) ([][]float64, error)
+	cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error)
+	sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error)
+}
+
+// DefaultMaxTableBytes is the memory a WKPI evaluation may spend on one
+// pair table (kernel.Table) before computing pairs directly instead.
+const DefaultMaxTableBytes = 1 << 30
+
+// pairsFor returns the table-backed pairs for sigma when the table fits
+// in w.MaxTableBytes (built once, kept for later calls), and direct
+// computation otherwise.
+func (w *WKPI) pairsFor(ctx context.Context, sigma float64, v kernel.Variant) (pairs, error) {
+	direct := directPairs{images: w.Set.Images, sigma: sigma, variant: v}
+	if v != kernel.WKPI || w.MaxTableBytes <= 0 {
+		return direct, nil
+	}
+	if t, ok := w.tables[sigma]; ok {
+		return tablePairs{t}, nil
+	}
+	t, err := kernel.NewTable(ctx, w.Set.Images, sigma, v, w.MaxTableBytes, nil)
+	if errors.Is(err, kernel.ErrTableTooLarge) {
+		return direct, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if w.tables == nil {
+		w.tables = map[float64]*kernel.Table{}
+	}
+	w.tables[sigma] = t
+	return tablePairs{t}, nil
+}
+
+type tablePairs struct{ t *kernel.Table }
+
+func (p tablePairs) gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
+	return p.t.Gram(ctx, w, idx)
+}
+
+func (p tablePairs) cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
+	return p.t.Cross(ctx, w, rows, cols)
+}
+
+func (p tablePairs) sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error) {
+	return learn.NewPairSumsTable(ctx, p.t, subset, labels, folds, nFolds)
+}
+
+type directPairs struct {
+	images  [][]float64
+	sigma   float64
+	variant kernel.Variant
+}
+
+func (p directPairs) pick(idx []int) [][]float64 {
+	out := make([][]float64, len(idx))
+	for i, s := range idx {
+		out[i] = p.images[s]
+	}
+	return out
+}
+
+func (p directPairs) gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
+	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Gram(ctx, p.pick(idx), nil)
+}
+
+func (p directPairs) cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
+	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Cross(ctx, p.pick(rows), p.pick(cols), nil)
+}
+
+func (p directPairs) sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error) {
+	return learn.NewPairSums(ctx, p.pick(subset), labels, folds, nFolds, p.sigma, nil)
+}

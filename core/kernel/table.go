@@ -1,0 +1,195 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"wkpi-web/core/progress"
+)
+
+// Table holds, for every unordered pair of a fixed set of images, the
+// pixel terms f(A_s - B_s) of the divergence at the pixels where the two
+// images differ (f(0) = 0 elsewhere). The terms depend on sigma but not on
+// the weights, so one table serves every Gram and cross-kernel matrix of
+// a cross-validation, for any weight function and any subset of the
+// images: each entry is then a sparse dot product with the pixel weights
+// instead of a fresh exp per pixel. Terms are stored as float32 (relative
+// error below 1e-7, far under the SVM's tolerance).
+type Table struct {
+	Sigma   float64
+	Variant Variant
+	n       int
+	pixels  int
+	off     []int64 // entries of pair p are off[p]..off[p+1]
+	pix     []uint16
+	val     []float32
+}
+
+// ErrTableTooLarge reports a table over the caller's memory budget.
+var ErrTableTooLarge = errors.New("kernel: pair table over the memory budget")
+
+// tableEntryBytes is the size of one stored pixel term.
+const tableEntryBytes = 6
+
+// TableBytes bounds the memory a Table of images takes from above, from
+// each image's non-zero pixel count alone (a pair's entries are at most
+// the sum of its two counts).
+func TableBytes(images [][]float64) int64 {
+	var nnz int64
+	for _, img := range images {
+		for _, v := range img {
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	n := int64(len(images))
+	return nnz*(n-1)*tableEntryBytes + n*n/2*8
+}
+
+// NewTable computes the pair table of images for kernel width sigma, or
+// returns ErrTableTooLarge when TableBytes exceeds maxBytes.
+func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant, maxBytes int64, prog progress.Func) (*Table, error) {
+	n := len(images)
+	if n == 0 {
+		return nil, errors.New("kernel: no images")
+	}
+	pixels := len(images[0])
+	if err := checkImages(images, pixels); err != nil {
+		return nil, err
+	}
+	if pixels > math.MaxUint16+1 {
+		return nil, fmt.Errorf("%w: %d pixels exceed the table's 16-bit pixel index", ErrTableTooLarge, pixels)
+	}
+	if b := TableBytes(images); b > maxBytes {
+		return nil, fmt.Errorf("%w: %d MB needed, %d MB allowed", ErrTableTooLarge, b>>20, maxBytes>>20)
+	}
+	k := Kernel{Weights: make([]float64, pixels), Sigma: sigma, Variant: v}
+	if err := k.validate(pixels); err != nil {
+		return nil, err
+	}
+	f := k.pixelFunc()
+	t := &Table{Sigma: sigma, Variant: v, n: n, pixels: pixels, off: make([]int64, 1, n*(n-1)/2+1)}
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a := images[i]
+		for j := i + 1; j < n; j++ {
+			b := images[j]
+			for s := range a {
+				if d := a[s] - b[s]; d != 0 {
+					t.pix = append(t.pix, uint16(s))
+					t.val = append(t.val, float32(f(d)))
+				}
+			}
+			t.off = append(t.off, int64(len(t.pix)))
+		}
+		prog.Report("pairs", i+1, n)
+	}
+	return t, nil
+}
+
+// Len is the number of images the table covers.
+func (t *Table) Len() int { return t.n }
+
+// Pixels is the length of the image vectors.
+func (t *Table) Pixels() int { return t.pixels }
+
+// AddTo adds the pixel terms of images i and j to sum (one per pixel).
+func (t *Table) AddTo(sum []float64, i, j int) error {
+	if len(sum) != t.pixels || i < 0 || j < 0 || i >= t.n || j >= t.n {
+		return fmt.Errorf("kernel: AddTo(%d pixels, %d, %d) on a table of %d images of %d pixels", len(sum), i, j, t.n, t.pixels)
+	}
+	if i == j {
+		return nil
+	}
+	p := t.pair(i, j)
+	for e := t.off[p]; e < t.off[p+1]; e++ {
+		sum[t.pix[e]] += float64(t.val[e])
+	}
+	return nil
+}
+
+// pair indexes the unordered pair i != j in row-major upper-triangle order.
+func (t *Table) pair(i, j int) int {
+	if i > j {
+		i, j = j, i
+	}
+	return i*t.n - i*(i+1)/2 + (j - i - 1)
+}
+
+// Divergence is sum_s w_s f(A_s - B_s) for images i and j of the table.
+func (t *Table) Divergence(w []float64, i, j int) float64 {
+	if i == j {
+		return 0
+	}
+	p := t.pair(i, j)
+	var d float64
+	for e := t.off[p]; e < t.off[p+1]; e++ {
+		d += w[t.pix[e]] * float64(t.val[e])
+	}
+	return d
+}
+
+func (t *Table) check(w []float64, idx ...[]int) error {
+	if len(w) != t.pixels {
+		return fmt.Errorf("kernel: %d pixel weights for a table of %d pixels", len(w), t.pixels)
+	}
+	for _, list := range idx {
+		for _, i := range list {
+			if i < 0 || i >= t.n {
+				return fmt.Errorf("kernel: image %d outside the table's %d", i, t.n)
+			}
+		}
+	}
+	return nil
+}
+
+// Gram is the kernel matrix, with pixel weights w, of the table's images
+// idx (indices into the images the table was built from).
+func (t *Table) Gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
+	if err := t.check(w, idx); err != nil {
+		return nil, err
+	}
+	k := Kernel{Weights: w, Sigma: t.Sigma, Variant: t.Variant}
+	total := sum(w)
+	g := make([][]float64, len(idx))
+	for a := range idx {
+		g[a] = make([]float64, len(idx))
+	}
+	for a, i := range idx {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		g[a][a] = k.fromDivergence(0, total)
+		for b := a + 1; b < len(idx); b++ {
+			v := k.fromDivergence(t.Divergence(w, i, idx[b]), total)
+			g[a][b], g[b][a] = v, v
+		}
+	}
+	return g, nil
+}
+
+// Cross is the len(rows) x len(cols) kernel matrix, with pixel weights w,
+// between the table's images rows and cols.
+func (t *Table) Cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
+	if err := t.check(w, rows, cols); err != nil {
+		return nil, err
+	}
+	k := Kernel{Weights: w, Sigma: t.Sigma, Variant: t.Variant}
+	total := sum(w)
+	out := make([][]float64, len(rows))
+	for a, i := range rows {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out[a] = make([]float64, len(cols))
+		for b, j := range cols {
+			out[a][b] = k.fromDivergence(t.Divergence(w, i, j), total)
+		}
+	}
+	return out, nil
+}
