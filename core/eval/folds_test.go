@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 )
 
 // counts[f][c] is the number of samples of class c in fold f.

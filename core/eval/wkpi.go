@@ -30,7 +30,7 @@ type Config struct {
 func DefaultConfig() Config {
 	o := learn.DefaultOptions()
 	o.M = 5
-	return Config{Sigma: 0.1, C: 10, Learn: o, Variant: kernel.WKPI}
+	return Config{Sigma: 0.01, C: 100, Learn: o, Variant: kernel.WKPI}
 }
 
 // Grid is a hyper-parameter grid; every combination is a cell.
@@ -274,9 +274,13 @@ func (p Plan) runs(f int) bool {
 
 // CrossValidate runs stratified CV with one fixed Config.
 func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
+	sigmas := []float64{cfg.Sigma}
+	if cfg.Learn.BatchSize > 0 {
+		sigmas = nil // mini-batches make their own sums
+	}
 	return w.run(ctx, "fixed", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
 		return w.fitFixed(ctx, cfg, train, sums[cfg.Sigma], f, prog)
-	}, []float64{cfg.Sigma}, cfg.Variant)
+	}, sigmas, cfg.Variant)
 }
 
 // fitFixed learns cfg on train (sums without fold exclude) and returns the

@@ -6,7 +6,7 @@ import (
 
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/filtration"
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
 

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/optimize/convex/lp"
 
 	"wkpi-web/core/graph"
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 )
 
 // Closed forms at alpha = 1/2 (Ollivier; Jost & Liu for trees).

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 )
 
 // blobImages returns n images on a rows x cols grid over [0,1]^2, each a sum

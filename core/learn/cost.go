@@ -17,6 +17,17 @@ type Problem struct {
 	A, B    [][]float64 // a_t, b_t per class t, length N each
 	Centres [][2]float64
 	Penalty float64
+	// Prior is lambda of the quadratic prior
+	//   lambda/m sum_r [((X_r-X0_r)/L)^2 + ((Y_r-Y0_r)/L)^2
+	//                   + ln(Sigma_r/Sigma0_r)^2 + ln(W_r/W0_r)^2]
+	// around the mixture Anchor (X0, Y0, Sigma0, W0), with L the larger
+	// side of the box of the centres; Fit anchors at the initial mixture
+	// when Anchor is empty.
+	Prior  float64
+	Anchor kernel.Mixture
+	// Spread is mu of the term -mu ln(B.w / (max_s B_s sum_s w_s)), with
+	// B = sum_t b_t the per-pixel sum over all pairs.
+	Spread float64
 }
 
 func (p Problem) validate() error {
@@ -31,6 +42,9 @@ func (p Problem) validate() error {
 	}
 	if p.Penalty < 0 || math.IsNaN(p.Penalty) || math.IsInf(p.Penalty, 0) {
 		return fmt.Errorf("learn: penalty %g must be finite and >= 0", p.Penalty)
+	}
+	if p.Prior < 0 || math.IsNaN(p.Prior) || math.IsInf(p.Prior, 0) {
+		return fmt.Errorf("learn: prior %g must be finite and >= 0", p.Prior)
 	}
 	return nil
 }
@@ -64,13 +78,26 @@ func (p Problem) Objective(mix kernel.Mixture, grad *Gradient) float64 {
 // pixel centres sit on a grid repeated per channel, so it evaluates
 // exponentials once per distinct x and distinct y instead of once per pixel.
 type evaluator struct {
-	p      Problem
-	ux, uy []float64 // distinct centre coordinates
-	xi, yi []int32   // per pixel, its index in ux and uy
+	p        Problem
+	ux, uy   []float64 // distinct centre coordinates
+	xi, yi   []int32   // per pixel, its index in ux and uy
+	side     float64   // L of the prior
+	total    []float64 // B = sum_t b_t
+	totalMax float64
 }
 
 func newEvaluator(p Problem) *evaluator {
 	e := &evaluator{p: p, xi: make([]int32, len(p.Centres)), yi: make([]int32, len(p.Centres))}
+	if e.side = boxSide(p.Centres); !(e.side > 0) {
+		e.side = 1
+	}
+	if p.Spread > 0 && len(p.B) > 0 {
+		e.total = make([]float64, len(p.Centres))
+		for _, b := range p.B {
+			floats.Add(e.total, b)
+		}
+		e.totalMax = floats.Max(e.total)
+	}
 	index := func(axis int, idx []int32) []float64 {
 		at := map[float64]int32{}
 		var u []float64
@@ -111,8 +138,23 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 		floats.AddScaled(w, mix.W[r], phi[r])
 	}
 	f := TotalCost(p.A, p.B, w)
+	var bw, sw float64
+	if p.Spread > 0 {
+		bw, sw = floats.Dot(e.total, w), floats.Sum(w)
+		f -= p.Spread * math.Log(bw/(e.totalMax*sw))
+	}
 	for _, wr := range mix.W {
 		f += p.Penalty * math.Exp(-wr)
+	}
+	prior := p.Prior > 0 && p.Anchor.Len() == m
+	lam, L := p.Prior/float64(m), e.side
+	if prior {
+		a := p.Anchor
+		for r := 0; r < m; r++ {
+			dx, dy := (mix.X[r]-a.X[r])/L, (mix.Y[r]-a.Y[r])/L
+			ls, lw := math.Log(mix.Sigma[r]/a.Sigma[r]), math.Log(mix.W[r]/a.W[r])
+			f += lam * (dx*dx + dy*dy + ls*ls + lw*lw)
+		}
 	}
 	if grad == nil {
 		return f
@@ -121,6 +163,10 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 	// order because B_t^2 underflows when the weight function has all but
 	// left the image.
 	g := make([]float64, N)
+	if p.Spread > 0 {
+		floats.AddScaled(g, -p.Spread/bw, e.total)
+		floats.AddConst(p.Spread/sw, g)
+	}
 	for t := range p.A {
 		num, den := floats.Dot(p.A[t], w), floats.Dot(p.B[t], w)
 		if den > 0 {
@@ -148,8 +194,30 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 		grad.X[r] = mix.W[r] * 2 * gx / s2
 		grad.Y[r] = mix.W[r] * 2 * gy / s2
 		grad.Sigma[r] = mix.W[r] * 2 * gs / (s2 * mix.Sigma[r])
+		if prior {
+			a := p.Anchor
+			grad.X[r] += 2 * lam * (mix.X[r] - a.X[r]) / (L * L)
+			grad.Y[r] += 2 * lam * (mix.Y[r] - a.Y[r]) / (L * L)
+			grad.Sigma[r] += 2 * lam * math.Log(mix.Sigma[r]/a.Sigma[r]) / mix.Sigma[r]
+			grad.W[r] += 2 * lam * math.Log(mix.W[r]/a.W[r]) / mix.W[r]
+		}
 	}
 	return f
+}
+
+// boxSide returns the larger side of the bounding box of the centres.
+func boxSide(centres [][2]float64) float64 {
+	var side float64
+	for a := 0; a < 2; a++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, c := range centres {
+			lo, hi = min(lo, c[a]), max(hi, c[a])
+		}
+		if hi > lo {
+			side = max(side, hi-lo)
+		}
+	}
+	return side
 }
 
 // DirectCost computes TC in its ratio form straight from the n x n matrix

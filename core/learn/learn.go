@@ -39,6 +39,15 @@ type Options struct {
 	Patience  int     `json:"patience"`  // ... for Patience iterations in a row
 	BatchSize int     `json:"batchSize"` // graphs per mini-batch in LearnBatched
 	Seed      int64   `json:"seed"`
+	// SigmaFloor is the smallest Sigma_r as a fraction of the larger side
+	// of the box of pixel centres (0: half the pixel spacing).
+	SigmaFloor float64 `json:"sigmaFloor"`
+	// Prior is lambda of the quadratic prior that ties the mixture to its
+	// initial value (see Problem).
+	Prior  float64 `json:"prior"`
+	Spread float64 `json:"spread"`
+	// WeightsOnly learns W_r alone, keeping centres and Sigma_r fixed.
+	WeightsOnly bool `json:"weightsOnly"`
 }
 
 // DefaultOptions returns the settings of the paper (10 components from
@@ -116,12 +125,16 @@ type Trace struct {
 // half the pixel spacing is the narrowest width the image can resolve.
 type params struct {
 	m        int
+	wOnly    bool
 	sigmaMin float64
 	lo, span [2]float64 // the box of the centres, per axis
 }
 
-func newParams(m int, centres [][2]float64) params {
+func newParams(m int, centres [][2]float64, floor float64) params {
 	p := params{m: m, sigmaMin: pixelSpacing(centres) / 2}
+	if floor > 0 {
+		p.sigmaMin = max(p.sigmaMin, floor*boxSide(centres))
+	}
 	for a := 0; a < 2; a++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, c := range centres {
@@ -235,6 +248,9 @@ func (p params) objective(e *evaluator, theta, grad []float64) float64 {
 		grad[m+r] = g.Y[r] * p.span[1] * sy * (1 - sy)
 		grad[2*m+r] = g.Sigma[r] * (mix.Sigma[r] - p.sigmaMin)
 		grad[3*m+r] = mix.W[r] * (g.W[r] - wg)
+		if p.wOnly {
+			grad[r], grad[m+r], grad[2*m+r] = 0, 0, 0
+		}
 	}
 	return f
 }
@@ -244,7 +260,7 @@ func (p params) objective(e *evaluator, theta, grad []float64) float64 {
 // mixture (weights normalised to mean 1) with its cost trace.
 func Learn(ctx context.Context, sums *PairSums, excludeFold int, centres [][2]float64, init kernel.Mixture, o Options, prog progress.Func) (kernel.Mixture, Trace, error) {
 	a, b := sums.Training(excludeFold)
-	return Fit(ctx, Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty}, init, o, prog)
+	return Fit(ctx, Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty, Prior: o.Prior, Spread: o.Spread}, init, o, prog)
 }
 
 // cached serves gonum's separate Func and Grad calls at one point from a
@@ -308,8 +324,12 @@ func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog
 	if err != nil {
 		return kernel.Mixture{}, Trace{}, err
 	}
-	p := newParams(init.Len(), prob.Centres)
+	p := newParams(init.Len(), prob.Centres, o.SigmaFloor)
+	p.wOnly = o.WeightsOnly
 	theta := p.theta(init)
+	if prob.Anchor.Len() == 0 {
+		prob.Anchor = p.mixture(theta)
+	}
 	var trace Trace
 	c := &cached{p: p, e: newEvaluator(prob)}
 
@@ -391,8 +411,10 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 		byClass[l] = append(byClass[l], i)
 	}
 	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0xbf58476d1ce4e5b9))
-	p := newParams(init.Len(), centres)
+	p := newParams(init.Len(), centres, o.SigmaFloor)
+	p.wOnly = o.WeightsOnly
 	theta := p.theta(init)
+	anchor := p.mixture(theta)
 	var trace Trace
 	var alpha, alphaMax float64 // accepted step length, carried across batches
 	calm := 0                   // steps in a row that moved theta by <= Tol
@@ -408,7 +430,7 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 			return kernel.Mixture{}, Trace{}, err
 		}
 		a, b := sums.Training(-1)
-		prob := Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty}
+		prob := Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty, Prior: o.Prior, Anchor: anchor, Spread: o.Spread}
 		if err := prob.validate(); err != nil {
 			return kernel.Mixture{}, Trace{}, err
 		}

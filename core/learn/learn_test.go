@@ -218,7 +218,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 		}
 	}
 	// The optimiser's gradient in theta = (X, Y, log Sigma, u) too.
-	p := newParams(mix.Len(), prob.Centres)
+	p := newParams(mix.Len(), prob.Centres, 0)
 	theta := p.theta(mix)
 	grad := make([]float64, len(theta))
 	p.objective(newEvaluator(prob), theta, grad)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"wkpi-web/core/internal/testenv"
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/testenv"
 )
 
 // TestTotalCostNumPy checks the fast-path TC against an independent NumPy

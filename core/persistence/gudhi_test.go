@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/graph"
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 )
 
 type gudhiCase struct {

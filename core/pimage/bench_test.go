@@ -3,7 +3,7 @@ package pimage
 import (
 	"testing"
 
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 	"wkpi-web/core/persistence"
 	"wkpi-web/core/tu"
 )

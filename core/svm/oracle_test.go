@@ -10,7 +10,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"wkpi-web/core/internal/testenv"
+	"wkpi-web/core/testenv"
 )
 
 // sklearnSVC fits scikit-learn's SVC(kernel="precomputed") on each case
