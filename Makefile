@@ -5,7 +5,7 @@ ADDR    ?= 127.0.0.1:8000
 WEB     := build/web
 VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)-$(shell date +%s)
 
-.PHONY: all run test test-go test-browser data web bench fuzz clean
+.PHONY: all run test data web bench fuzz clean
 
 all: web
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"wkpi-web/core/features"
@@ -15,6 +16,7 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
 	"wkpi-web/core/pimage"
+	"wkpi-web/core/swc"
 	"wkpi-web/core/tu"
 )
 
@@ -28,7 +30,7 @@ type featureFlags struct {
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.data, "data", "", "TU dataset: a folder or a .zip (required)")
-	fs.StringVar(&f.filtration, "filtration", "ricci", "descriptor function: ricci, jaccard, degree or hks")
+	fs.StringVar(&f.filtration, "filtration", "ricci", "descriptor function: ricci, jaccard, degree, hks, or given (node values of SWC neurons and TU node attributes)")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output)")
 	fs.Float64Var(&f.tau, "tau", 0, "persistence image Gaussian width (0: one pixel)")
 	fs.IntVar(&f.rows, "rows", 40, "persistence image rows")
@@ -42,9 +44,14 @@ func (f *featureFlags) settings() features.Settings {
 	return s
 }
 
+// dataset reads -data: a TU dataset (folder or zip), or a folder of SWC
+// neurons with a labels.csv (whose descriptor is given: -filtration given).
 func (f *featureFlags) dataset() (*graph.Dataset, error) {
 	if f.data == "" {
 		return nil, fmt.Errorf("-data is required")
+	}
+	if _, err := os.Stat(filepath.Join(f.data, "labels.csv")); err == nil {
+		return swc.ReadSample(f.data)
 	}
 	return tu.Read(f.data)
 }

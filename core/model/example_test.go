@@ -1,0 +1,15 @@
+package model_test
+
+import (
+	"fmt"
+	"strings"
+
+	"wkpi-web/core/model"
+)
+
+// Load refuses a file it cannot trust and says why.
+func ExampleLoad() {
+	_, err := model.Load(strings.NewReader(`{"format": "wkpi-model", "version": 2}`))
+	fmt.Println(err)
+	// Output: model: format version 2, this build reads version 1
+}
