@@ -12,22 +12,25 @@ import (
 
 // Problem is one metric-learning problem: the per-class pixel sums of a
 // training set (from PairSums.Training), the pixel centres in the
-// (birth, persistence) plane and the penalty constant c.
+// (birth, persistence) plane and the constants of the terms added to TC
+// (see Objective and the package documentation).
 type Problem struct {
 	A, B    [][]float64 // a_t, b_t per class t, length N each
 	Centres [][2]float64
-	Penalty float64
+	Penalty float64 // c of the paper's penalty c sum_r exp(-W_r)
+	// Contrast is mu of the contrast barrier -mu ln(B.w / (B_max sum_s w_s)),
+	// with B = sum_t b_t the per-pixel sum of M over all ordered pairs and
+	// B_max its largest entry.
+	Contrast float64
 	// Prior is lambda of the quadratic prior
 	//   lambda/m sum_r [((X_r-X0_r)/L)^2 + ((Y_r-Y0_r)/L)^2
 	//                   + ln(Sigma_r/Sigma0_r)^2 + ln(W_r/W0_r)^2]
 	// around the mixture Anchor (X0, Y0, Sigma0, W0), with L the larger
-	// side of the box of the centres; Fit anchors at the initial mixture
-	// when Anchor is empty.
+	// side of the box of the centres. The term needs an Anchor with as
+	// many components as the mixture; Fit anchors at the initial mixture
+	// (in its normalisation) when Anchor is empty.
 	Prior  float64
 	Anchor kernel.Mixture
-	// Spread is mu of the term -mu ln(B.w / (max_s B_s sum_s w_s)), with
-	// B = sum_t b_t the per-pixel sum over all pairs.
-	Spread float64
 }
 
 func (p Problem) validate() error {
@@ -40,11 +43,24 @@ func (p Problem) validate() error {
 				t, len(p.A[t]), len(p.B[t]), len(p.Centres))
 		}
 	}
-	if p.Penalty < 0 || math.IsNaN(p.Penalty) || math.IsInf(p.Penalty, 0) {
-		return fmt.Errorf("learn: penalty %g must be finite and >= 0", p.Penalty)
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"penalty", p.Penalty}, {"contrast", p.Contrast}, {"prior", p.Prior}} {
+		if c.v < 0 || math.IsNaN(c.v) || math.IsInf(c.v, 0) {
+			return fmt.Errorf("learn: %s %g must be finite and >= 0", c.name, c.v)
+		}
 	}
-	if p.Prior < 0 || math.IsNaN(p.Prior) || math.IsInf(p.Prior, 0) {
-		return fmt.Errorf("learn: prior %g must be finite and >= 0", p.Prior)
+	if p.Anchor.Len() > 0 {
+		if err := p.Anchor.Validate(); err != nil {
+			return fmt.Errorf("learn: anchor: %w", err)
+		}
+		for r, w := range p.Anchor.W {
+			if w <= 0 {
+				// ln(W_r/W0_r) needs W0_r > 0.
+				return fmt.Errorf("learn: anchor component %d has weight %g <= 0", r, w)
+			}
+		}
 	}
 	return nil
 }
@@ -66,9 +82,11 @@ func TotalCost(a, b [][]float64, w []float64) float64 {
 // each mixture parameter.
 type Gradient struct{ X, Y, Sigma, W []float64 }
 
-// Objective returns TC(w) + Penalty * sum_r exp(-W_r) for the pixel weights
-// w of mix at the centres, and when grad is not nil fills it with the
-// analytic gradient. It costs O(N (k + m)).
+// Objective returns TC(w) + Penalty * sum_r exp(-W_r) plus the contrast
+// barrier and the prior (see Problem) for the pixel weights w of mix at the
+// centres, and when grad is not nil fills it with the analytic gradient. It
+// is +Inf, with a zero gradient, when Contrast > 0 and w has no weight where
+// two training images differ. It costs O(N (k + m)).
 func (p Problem) Objective(mix kernel.Mixture, grad *Gradient) float64 {
 	return newEvaluator(p).objective(mix, grad)
 }
@@ -82,8 +100,8 @@ type evaluator struct {
 	ux, uy   []float64 // distinct centre coordinates
 	xi, yi   []int32   // per pixel, its index in ux and uy
 	side     float64   // L of the prior
-	total    []float64 // B = sum_t b_t
-	totalMax float64
+	total    []float64 // B = sum_t b_t, for the contrast barrier
+	totalMax float64   // B_max; 0 turns the barrier off (no pair differs)
 }
 
 func newEvaluator(p Problem) *evaluator {
@@ -91,7 +109,7 @@ func newEvaluator(p Problem) *evaluator {
 	if e.side = boxSide(p.Centres); !(e.side > 0) {
 		e.side = 1
 	}
-	if p.Spread > 0 && len(p.B) > 0 {
+	if p.Contrast > 0 {
 		e.total = make([]float64, len(p.Centres))
 		for _, b := range p.B {
 			floats.Add(e.total, b)
@@ -138,16 +156,25 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 		floats.AddScaled(w, mix.W[r], phi[r])
 	}
 	f := TotalCost(p.A, p.B, w)
+	barrier := e.totalMax > 0
 	var bw, sw float64
-	if p.Spread > 0 {
+	if barrier {
 		bw, sw = floats.Dot(e.total, w), floats.Sum(w)
-		f -= p.Spread * math.Log(bw/(e.totalMax*sw))
+		if !(bw > 0) {
+			// No weight left where any two images differ: the kernel
+			// sees every graph as the same, the barrier is infinite.
+			if grad != nil {
+				*grad = Gradient{X: make([]float64, m), Y: make([]float64, m), Sigma: make([]float64, m), W: make([]float64, m)}
+			}
+			return math.Inf(1)
+		}
+		f -= p.Contrast * math.Log(bw/(e.totalMax*sw))
 	}
 	for _, wr := range mix.W {
 		f += p.Penalty * math.Exp(-wr)
 	}
 	prior := p.Prior > 0 && p.Anchor.Len() == m
-	lam, L := p.Prior/float64(m), e.side
+	lam, L := p.Prior/float64(m), e.side // lambda/m keeps the prior's scale independent of m
 	if prior {
 		a := p.Anchor
 		for r := 0; r < m; r++ {
@@ -163,9 +190,10 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 	// order because B_t^2 underflows when the weight function has all but
 	// left the image.
 	g := make([]float64, N)
-	if p.Spread > 0 {
-		floats.AddScaled(g, -p.Spread/bw, e.total)
-		floats.AddConst(p.Spread/sw, g)
+	if barrier {
+		// d/dw_s of -mu (ln B.w - ln sum w) = -mu (B_s / B.w - 1 / sum w).
+		floats.AddScaled(g, -p.Contrast/bw, e.total)
+		floats.AddConst(p.Contrast/sw, g)
 	}
 	for t := range p.A {
 		num, den := floats.Dot(p.A[t], w), floats.Dot(p.B[t], w)
@@ -196,6 +224,7 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 		grad.Sigma[r] = mix.W[r] * 2 * gs / (s2 * mix.Sigma[r])
 		if prior {
 			a := p.Anchor
+			// d/dX of lambda/m ((X - X0)/L)^2, d/dSigma of lambda/m ln(Sigma/Sigma0)^2, ...
 			grad.X[r] += 2 * lam * (mix.X[r] - a.X[r]) / (L * L)
 			grad.Y[r] += 2 * lam * (mix.Y[r] - a.Y[r]) / (L * L)
 			grad.Sigma[r] += 2 * lam * math.Log(mix.Sigma[r]/a.Sigma[r]) / mix.Sigma[r]

@@ -2,7 +2,7 @@
 // persistence images (Zhao & Wang, NeurIPS 2019, Section 3.2).
 //
 // The objective is the total cost TC(w) = sum_t cost(t,t) / cost(t,.) plus
-// the penalty c * sum_r exp(-W_r), where cost(t,t) sums D_w^2 over ordered
+// the penalty c * sum_r exp(-W_r) (plus two terms explained below), where cost(t,t) sums D_w^2 over ordered
 // pairs inside class t and cost(t,.) over pairs with at least the first in
 // class t. Because D_w^2(i,j) = sum_s w_s M_ij(s) with
 // M_ij(s) = 2 - 2exp(-(I_i(s)-I_j(s))^2 / (2 sigma^2)) is linear in the
@@ -28,10 +28,41 @@
 //
 // TC alone is minimised by putting all weight on the few pixels where the
 // classes separate best (a ratio of linear forms is smallest at a vertex),
-// so components tend to shrink towards Sigma_min on a few pixels; the
-// optimisers find local minima from the initial mixture, as in the paper.
-// Mini-batch training is the most exposed: on small synthetic sets it can
-// settle on pixels that separate its batches but not the whole set.
+// so components tend to shrink towards Sigma_min on a few pixels. Worse, TC
+// is blind to how much of the weight sits where the images differ at all:
+// it is a ratio, so the optimiser can move every component off the data
+// (on MUTAG: above the highest diagram point, Sigma ~ 0.03) and let TC be
+// decided by far Gaussian tails on pixels that a handful of graphs touch.
+// TC drops from 0.97 to 0.60 there, yet the SVM's kernel, whose pixel
+// weights are normalised to sum 1, sees mean pairwise D_w^2 fall from 0.07
+// to 2e-9: every graph looks the same and the SVM predicts the majority
+// class (66.5 % against 87.3 % unlearned). Sigma floors, keeping centres on
+// the pixel box, a pooled (Fisher-style) ratio, learning W alone, larger C
+// and L-BFGS did not repair that. Two terms added to the objective do:
+//
+//   - A contrast barrier -mu ln(B.w / (B_max sum_s w_s)), B = sum_t b_t:
+//     B.w / sum_s w_s is the mean pairwise D^2 of the kernel the SVM sees
+//     (weights normalised to sum 1), over its largest possible value B_max.
+//     It is scale-invariant like TC and grows without bound as the weight
+//     leaves the pixels where images differ, so the exploit above is closed;
+//     it alone pulls towards the single most varying pixel, hence small mu.
+//   - A quadratic prior lambda/m sum_r [|centre_r - centre0_r|^2 / L^2 +
+//     ln^2(Sigma_r/Sigma0_r) + ln^2(W_r/W0_r)] around the initial mixture
+//     (L the larger side of the pixel box): a MAP estimate with a Gaussian
+//     prior on the free parameters, which makes learning a refinement of
+//     the data-driven initial mixture that the paper starts from rather
+//     than a jump to a vertex of TC. In log Sigma and log W it is
+//     invariant under the units of the diagram.
+//
+// The defaults mu = 0.03, lambda = 0.3 were chosen by the 10-fold accuracy
+// of `wkpi eval`: on MUTAG (sigma 0.01, C 100) learned 86.7 % against
+// 87.3 % unlearned, on PTC_MR 57.1 % against 56.8 %; mu = 0, lambda = 0 is
+// the paper's objective (66.5 % on MUTAG). On these datasets TC gives the
+// SVM no gain over the initial mixture; the terms keep learning from
+// doing harm. The optimisers find local minima from the initial mixture,
+// as in the paper. Mini-batch training is the most exposed: on small
+// synthetic sets it can settle on pixels that separate its batches but
+// not the whole set; its prior is anchored at the initial mixture too.
 //
 // Learning always uses the WKPI distance; the altWKPI kernel (package
 // kernel) can use the learned weights as they are.

@@ -39,22 +39,23 @@ type Options struct {
 	Patience  int     `json:"patience"`  // ... for Patience iterations in a row
 	BatchSize int     `json:"batchSize"` // graphs per mini-batch in LearnBatched
 	Seed      int64   `json:"seed"`
-	// SigmaFloor is the smallest Sigma_r as a fraction of the larger side
-	// of the box of pixel centres (0: half the pixel spacing).
-	SigmaFloor float64 `json:"sigmaFloor"`
-	// Prior is lambda of the quadratic prior that ties the mixture to its
-	// initial value (see Problem).
-	Prior  float64 `json:"prior"`
-	Spread float64 `json:"spread"`
-	// WeightsOnly learns W_r alone, keeping centres and Sigma_r fixed.
-	WeightsOnly bool `json:"weightsOnly"`
+	// Prior is lambda of the quadratic prior that ties the mixture to the
+	// initial one, and Contrast mu of the barrier on the kernel's contrast;
+	// see Problem and the package documentation.
+	Prior    float64 `json:"prior"`
+	Contrast float64 `json:"contrast"`
 }
 
 // DefaultOptions returns the settings of the paper (10 components from
 // k-center, c = 1, gradient descent, 2000 iterations, tolerance 1e-4) with
-// a patience of 5 iterations.
+// a patience of 5 iterations, the contrast barrier mu = 0.03 and the prior
+// lambda = 0.3. Without these two the learned weight function leaves the
+// data on MUTAG and the SVM falls to the majority class (66.5 % against
+// 87.3 % unlearned, 10-fold, sigma 0.01, C 100); with them it stays within
+// a fold's noise of the unlearned one (86.7 %) on MUTAG and PTC_MR.
 func DefaultOptions() Options {
-	return Options{M: 10, Init: InitKCenter, Penalty: 1, Optimizer: GD, MaxIter: 2000, Tol: 1e-4, Patience: 5, Seed: 1}
+	return Options{M: 10, Init: InitKCenter, Penalty: 1, Optimizer: GD, MaxIter: 2000, Tol: 1e-4, Patience: 5, Seed: 1,
+		Contrast: 0.03, Prior: 0.3}
 }
 
 func (o Options) withDefaults() Options {
@@ -125,16 +126,12 @@ type Trace struct {
 // half the pixel spacing is the narrowest width the image can resolve.
 type params struct {
 	m        int
-	wOnly    bool
 	sigmaMin float64
 	lo, span [2]float64 // the box of the centres, per axis
 }
 
-func newParams(m int, centres [][2]float64, floor float64) params {
+func newParams(m int, centres [][2]float64) params {
 	p := params{m: m, sigmaMin: pixelSpacing(centres) / 2}
-	if floor > 0 {
-		p.sigmaMin = max(p.sigmaMin, floor*boxSide(centres))
-	}
 	for a := 0; a < 2; a++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, c := range centres {
@@ -248,9 +245,6 @@ func (p params) objective(e *evaluator, theta, grad []float64) float64 {
 		grad[m+r] = g.Y[r] * p.span[1] * sy * (1 - sy)
 		grad[2*m+r] = g.Sigma[r] * (mix.Sigma[r] - p.sigmaMin)
 		grad[3*m+r] = mix.W[r] * (g.W[r] - wg)
-		if p.wOnly {
-			grad[r], grad[m+r], grad[2*m+r] = 0, 0, 0
-		}
 	}
 	return f
 }
@@ -260,7 +254,7 @@ func (p params) objective(e *evaluator, theta, grad []float64) float64 {
 // mixture (weights normalised to mean 1) with its cost trace.
 func Learn(ctx context.Context, sums *PairSums, excludeFold int, centres [][2]float64, init kernel.Mixture, o Options, prog progress.Func) (kernel.Mixture, Trace, error) {
 	a, b := sums.Training(excludeFold)
-	return Fit(ctx, Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty, Prior: o.Prior, Spread: o.Spread}, init, o, prog)
+	return Fit(ctx, Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty, Prior: o.Prior, Contrast: o.Contrast}, init, o, prog)
 }
 
 // cached serves gonum's separate Func and Grad calls at one point from a
@@ -324,11 +318,12 @@ func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog
 	if err != nil {
 		return kernel.Mixture{}, Trace{}, err
 	}
-	p := newParams(init.Len(), prob.Centres, o.SigmaFloor)
-	p.wOnly = o.WeightsOnly
+	p := newParams(init.Len(), prob.Centres)
 	theta := p.theta(init)
 	if prob.Anchor.Len() == 0 {
 		prob.Anchor = p.mixture(theta)
+	} else if prob.Anchor.Len() != init.Len() {
+		return kernel.Mixture{}, Trace{}, fmt.Errorf("learn: anchor has %d components, mixture %d", prob.Anchor.Len(), init.Len())
 	}
 	var trace Trace
 	c := &cached{p: p, e: newEvaluator(prob)}
@@ -411,8 +406,7 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 		byClass[l] = append(byClass[l], i)
 	}
 	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0xbf58476d1ce4e5b9))
-	p := newParams(init.Len(), centres, o.SigmaFloor)
-	p.wOnly = o.WeightsOnly
+	p := newParams(init.Len(), centres)
 	theta := p.theta(init)
 	anchor := p.mixture(theta)
 	var trace Trace
@@ -430,7 +424,7 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 			return kernel.Mixture{}, Trace{}, err
 		}
 		a, b := sums.Training(-1)
-		prob := Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty, Prior: o.Prior, Anchor: anchor, Spread: o.Spread}
+		prob := Problem{A: a, B: b, Centres: centres, Penalty: o.Penalty, Prior: o.Prior, Anchor: anchor, Contrast: o.Contrast}
 		if err := prob.validate(); err != nil {
 			return kernel.Mixture{}, Trace{}, err
 		}

@@ -194,8 +194,27 @@ func testProblem(t *testing.T) (Problem, kernel.Mixture) {
 }
 
 func TestGradientFiniteDifferences(t *testing.T) {
-	prob, mix := testProblem(t)
-	mix.W = []float64{0.7, 1.3, 0.9, 2}
+	base, init := testProblem(t)
+	// The anchor differs from the point of evaluation in every parameter so
+	// that each prior term has a non-zero gradient.
+	anchor := kernel.Mixture{X: []float64{0.1, 0.5, 0.9, 0.4}, Y: []float64{0.8, 0.2, 0.5, 0.6},
+		Sigma: []float64{0.2, 0.3, 0.25, 0.4}, W: []float64{1.2, 0.8, 1, 1}}
+	for _, tc := range []struct {
+		name            string
+		contrast, prior float64
+	}{{"paper", 0, 0}, {"contrast", 0.2, 0}, {"prior", 0, 0.7}, {"both", 0.2, 0.7}} {
+		t.Run(tc.name, func(t *testing.T) {
+			prob := base
+			prob.Contrast, prob.Prior, prob.Anchor = tc.contrast, tc.prior, anchor
+			mix := kernel.Mixture{X: append([]float64(nil), init.X...), Y: append([]float64(nil), init.Y...),
+				Sigma: append([]float64(nil), init.Sigma...), W: []float64{0.7, 1.3, 0.9, 2}}
+			checkGradient(t, prob, mix)
+		})
+	}
+}
+
+func checkGradient(t *testing.T, prob Problem, mix kernel.Mixture) {
+	t.Helper()
 	var g Gradient
 	prob.Objective(mix, &g)
 	const h = 1e-6
@@ -212,13 +231,13 @@ func TestGradientFiniteDifferences(t *testing.T) {
 			fm := prob.Objective(mix, nil)
 			field.v[r] = old
 			fd := (fp - fm) / (2 * h)
-			if math.Abs(fd-field.g[r]) > 1e-6*math.Max(1, math.Abs(fd)) {
+			if math.Abs(fd-field.g[r]) > 1e-6*math.Max(1, math.Abs(fd)) || field.g[r] == 0 {
 				t.Errorf("d/d%s[%d]: analytic %v, finite difference %v", field.name, r, field.g[r], fd)
 			}
 		}
 	}
-	// The optimiser's gradient in theta = (X, Y, log Sigma, u) too.
-	p := newParams(mix.Len(), prob.Centres, 0)
+	// The optimiser's gradient in theta (see params) too.
+	p := newParams(mix.Len(), prob.Centres)
 	theta := p.theta(mix)
 	grad := make([]float64, len(theta))
 	p.objective(newEvaluator(prob), theta, grad)
@@ -447,6 +466,46 @@ func TestErrorsAndCancel(t *testing.T) {
 	o.Optimizer = "newton"
 	if _, _, err := Fit(ctx, prob, init, o, nil); err == nil {
 		t.Error("Fit accepted an unknown optimizer")
+	}
+	for _, bad := range []func(*Problem){
+		func(p *Problem) { p.Contrast = -1 },
+		func(p *Problem) { p.Prior = math.NaN() },
+		func(p *Problem) { p.Penalty = math.Inf(1) },
+		func(p *Problem) {
+			p.Prior, p.Anchor = 1, kernel.Mixture{X: []float64{0}, Y: []float64{0}, Sigma: []float64{1}, W: []float64{1}}
+		},
+		func(p *Problem) {
+			p.Prior, p.Anchor = 1, kernel.Mixture{X: []float64{0}, Y: []float64{0}, Sigma: []float64{1}, W: []float64{0}}
+		},
+	} {
+		p := prob
+		bad(&p)
+		if _, _, err := Fit(ctx, p, init, DefaultOptions(), nil); err == nil {
+			t.Errorf("Fit accepted penalty %v, contrast %v, prior %v, anchor %+v", p.Penalty, p.Contrast, p.Prior, p.Anchor)
+		}
+	}
+}
+
+// TestContrastBarrierInfinite: a mixture whose Gaussians underflow to 0 on
+// every pixel leaves no pair of images apart; TC treats that as cost 0,
+// the barrier as +Inf.
+func TestContrastBarrierInfinite(t *testing.T) {
+	prob, init := testProblem(t)
+	far := init
+	far.X = []float64{1e3, 1e3, 1e3, 1e3}
+	prob.Penalty = 0
+	if got := prob.Objective(far, nil); got != 0 {
+		t.Errorf("without the barrier: %v, want 0", got)
+	}
+	prob.Contrast = 0.1
+	var g Gradient
+	if got := prob.Objective(far, &g); !math.IsInf(got, 1) {
+		t.Errorf("with the barrier: %v, want +Inf", got)
+	}
+	for r := range g.X {
+		if g.X[r] != 0 || g.W[r] != 0 || math.IsNaN(g.Sigma[r]+g.Y[r]) {
+			t.Errorf("gradient at +Inf: %+v", g)
+		}
 	}
 }
 
