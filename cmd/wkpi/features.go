@@ -26,6 +26,7 @@ type featureFlags struct {
 	tau                   float64
 	rows                  int
 	channels              string
+	raw                   bool
 }
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
@@ -34,6 +35,7 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output)")
 	fs.Float64Var(&f.tau, "tau", 0, "persistence image Gaussian width (0: one pixel)")
 	fs.IntVar(&f.rows, "rows", 40, "persistence image rows")
+	fs.BoolVar(&f.raw, "raw", false, "keep images unnormalised (default: unit L2 norm, as the authors' code)")
 	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
 }
 
@@ -41,6 +43,7 @@ func (f *featureFlags) settings() features.Settings {
 	s := features.Default(filtration.Kind(f.filtration))
 	s.Tau, s.Rows = f.tau, f.rows
 	s.Channels = splitList(f.channels)
+	s.Normalize = !f.raw
 	return s
 }
 

@@ -26,6 +26,7 @@ import (
 type learnFlags struct {
 	m                     int
 	sigma, c, penalty     float64
+	prior, contrast       float64
 	init, optimizer, kind string
 	batch, maxIter        int
 	seed                  int64
@@ -37,6 +38,8 @@ func (l *learnFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&l.sigma, "sigma", d.Sigma, "kernel width sigma (k = sum_s w_s exp(-(I_s-I'_s)^2/(2 sigma^2)))")
 	fs.Float64Var(&l.c, "C", d.C, "SVM C")
 	fs.Float64Var(&l.penalty, "penalty", d.Learn.Penalty, "penalty c in c * sum_r exp(-w_r)")
+	fs.Float64Var(&l.prior, "prior", d.Learn.Prior, "weight of the prior anchoring the mixture at its initial placement (0: the paper's objective)")
+	fs.Float64Var(&l.contrast, "contrast", d.Learn.Contrast, "weight of the barrier keeping the kernel's mean pairwise distance from collapsing (0: the paper's objective)")
 	fs.StringVar(&l.init, "init", d.Learn.Init, "initial centres: kcenter, kmeans or random")
 	fs.StringVar(&l.optimizer, "optimizer", d.Learn.Optimizer, "gd (Armijo gradient descent) or lbfgs")
 	fs.StringVar(&l.kind, "kernel", "wkpi", "wkpi or alt (altWKPI)")
@@ -50,6 +53,7 @@ func (l *learnFlags) config() (eval.Config, error) {
 	cfg.Sigma, cfg.C = l.sigma, l.c
 	cfg.Learn.M, cfg.Learn.Penalty, cfg.Learn.Init, cfg.Learn.Optimizer = l.m, l.penalty, l.init, l.optimizer
 	cfg.Learn.BatchSize, cfg.Learn.MaxIter, cfg.Learn.Seed = l.batch, l.maxIter, l.seed
+	cfg.Learn.Prior, cfg.Learn.Contrast = l.prior, l.contrast
 	switch l.kind {
 	case "wkpi":
 		cfg.Variant = kernel.WKPI
