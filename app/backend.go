@@ -14,6 +14,8 @@ type Backend interface {
 	// Submit runs a job on the worker pool; Cancel ends it.
 	Submit(req protocol.Request, h pool.Handler) int64
 	Cancel(id int64)
+	// Size is how many jobs run at once.
+	Size() int
 	// Demo makes a bundled dataset (e.g. MUTAG) the current one and
 	// returns its key for Request.Dataset.
 	Demo(name string, done func(key string, err error))
@@ -26,6 +28,16 @@ type Backend interface {
 	// Restore returns the key of the dataset saved by an earlier visit, or
 	// "" when there is none.
 	Restore(done func(key string))
+	// ReadFiles reads a JS array of File into memory.
+	ReadFiles(files app.Value, done func([]protocol.File, error))
+	// SaveModel keeps a model's JSON for the next visit; RestoreModel
+	// returns it (nil when there is none).
+	SaveModel(data []byte)
+	RestoreModel(done func(data []byte))
+	// ObjectURL makes a URL for data (for a download link); RevokeURL
+	// frees it.
+	ObjectURL(data []byte, mime string) string
+	RevokeURL(url string)
 }
 
 // Demos are the datasets bundled with the site, ready offline.

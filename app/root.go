@@ -40,8 +40,18 @@ type Root struct {
 	progress string
 	expErr   string
 	status   string
-	jobs     int  // jobs submitted and not yet ended
-	update   bool // a newer version of the app is cached and waits for a reload
+	jobs     int // jobs submitted and not yet ended
+
+	form         *protocol.Training // the Train tab's choices
+	cv           *cvRun
+	model        *trained
+	modelLoading bool
+	modelErr     string
+	classifying  bool
+	classErr     string
+	graphs       []protocol.Graph // predictions of the last upload
+	chosen       int
+	update       bool // a newer version of the app is cached and waits for a reload
 }
 
 // OnAppUpdate offers the new version that the service worker has cached;
@@ -56,6 +66,8 @@ func (r *Root) OnMount(ctx app.Context) {
 	if r.Backend == nil {
 		return
 	}
+	r.loadDefaults(ctx)
+	r.restoreModel(ctx)
 	r.loading = "saved dataset"
 	r.Backend.Restore(func(key string) {
 		ctx.Dispatch(func(ctx app.Context) {
@@ -129,11 +141,11 @@ func (r *Root) body() app.UI {
 			OnCancel:     func() { r.act(r.cancelExplore) },
 		}
 	case "train":
-		return &ComingNext{Title: "Train", What: "learn a weighted persistence kernel on the loaded dataset and see cross-validated accuracy."}
+		return r.trainTab()
 	case "classify":
-		return &ComingNext{Title: "Classify", What: "classify new graphs (edge lists, GraphML, MOL/SDF, JSON) with a trained model."}
+		return r.classifyTab()
 	default:
-		return &ComingNext{Title: "Models", What: "keep trained models in the browser, and export or import them as files."}
+		return r.modelsTab()
 	}
 }
 
@@ -222,6 +234,8 @@ func (r *Root) load(ctx app.Context, key string) {
 				r.Backend.Save(key)
 				r.status = fmt.Sprintf("Loaded %s: %d graphs.", resp.Summary.Name, resp.Summary.Graphs)
 				r.explored, r.values, r.image = nil, nil, nil
+				r.cancelCV("")
+				r.cv = nil // its results belong to the previous dataset
 				r.pickGraph(ctx, 0)
 			})
 		},

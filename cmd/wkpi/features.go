@@ -79,15 +79,25 @@ func output(path string, stdout io.Writer) (*bufio.Writer, func() error, error) 
 	}, nil
 }
 
-func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("diagrams", flag.ContinueOnError)
+// parseDataset parses a command's flags -- the feature flags and those
+// that more registers -- and reads its dataset.
+func parseDataset(name string, args []string, stderr io.Writer, more func(*flag.FlagSet)) (*featureFlags, *graph.Dataset, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var ff featureFlags
+	ff := &featureFlags{}
 	ff.register(fs)
+	if more != nil {
+		more(fs)
+	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return nil, nil, err
 	}
 	ds, err := ff.dataset()
+	return ff, ds, err
+}
+
+func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	ff, ds, err := parseDataset("diagrams", args, stderr, nil)
 	if err != nil {
 		return err
 	}
@@ -114,14 +124,7 @@ func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) e
 }
 
 func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("images", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var ff featureFlags
-	ff.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	ds, err := ff.dataset()
+	ff, ds, err := parseDataset("images", args, stderr, nil)
 	if err != nil {
 		return err
 	}

@@ -65,32 +65,27 @@ func (l *learnFlags) config() (eval.Config, error) {
 	return cfg, nil
 }
 
-func prepare(ctx context.Context, ff *featureFlags, stderr io.Writer) (*graph.Dataset, *eval.WKPI, error) {
-	ds, err := ff.dataset()
-	if err != nil {
-		return nil, nil, err
-	}
+func prepare(ctx context.Context, ff *featureFlags, ds *graph.Dataset) (*eval.WKPI, error) {
 	set, err := features.Compute(ctx, ds, ff.settings(), nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	w, err := eval.NewWKPI(set, ds.Labels, len(ds.Classes))
-	return ds, w, err
+	return eval.NewWKPI(set, ds.Labels, len(ds.Classes))
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var ff featureFlags
 	var lf learnFlags
-	ff.register(fs)
-	lf.register(fs)
-	folds := fs.Int("folds", 10, "cross-validation folds")
-	inner := fs.Int("inner", 10, "inner folds of nested CV (-grid)")
-	repeats := fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
-	gridName := fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
-	selectBy := fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
-	if err := fs.Parse(args); err != nil {
+	var folds, inner, repeats *int
+	var gridName, selectBy *string
+	ff, ds, err := parseDataset("eval", args, stderr, func(fs *flag.FlagSet) {
+		lf.register(fs)
+		folds = fs.Int("folds", 10, "cross-validation folds")
+		inner = fs.Int("inner", 10, "inner folds of nested CV (-grid)")
+		repeats = fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
+		gridName = fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
+		selectBy = fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
+	})
+	if err != nil {
 		return err
 	}
 	cfg, err := lf.config()
@@ -106,7 +101,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	ds, w, err := prepare(ctx, &ff, stderr)
+	w, err := prepare(ctx, ff, ds)
 	if err != nil {
 		return err
 	}
@@ -208,13 +203,9 @@ func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) er
 }
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var ff featureFlags
 	var lf learnFlags
-	ff.register(fs)
-	lf.register(fs)
-	if err := fs.Parse(args); err != nil {
+	ff, ds, err := parseDataset("train", args, stderr, lf.register)
+	if err != nil {
 		return err
 	}
 	if ff.out == "" {
@@ -224,7 +215,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	ds, w, err := prepare(ctx, &ff, stderr)
+	w, err := prepare(ctx, ff, ds)
 	if err != nil {
 		return err
 	}

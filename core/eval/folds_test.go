@@ -1,9 +1,6 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
-	"os/exec"
 	"reflect"
 	"testing"
 
@@ -119,19 +116,8 @@ json.dump(out, sys.stdout)
 	for _, tc := range foldCases {
 		in = append(in, map[string]any{"y": tc.labels, "k": tc.k})
 	}
-	b, _ := json.Marshal(in)
-	cmd := exec.Command(py, "-c", script)
-	cmd.Stdin = bytes.NewReader(b)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("sklearn oracle: %v\n%s", err, stderr.String())
-	}
 	var want [][][]int
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
+	testenv.RunJSON(t, py, []string{"-c", script}, in, &want)
 	for i, tc := range foldCases {
 		folds, err := StratifiedKFold(tc.labels, tc.k, 3)
 		if err != nil {

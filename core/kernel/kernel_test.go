@@ -6,8 +6,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"wkpi-web/core/testenv"
@@ -226,7 +224,7 @@ func TestAuthorsConvention(t *testing.T) {
 		w[s] = rng.Float64()
 	}
 	const sigma = 0.3
-	in, _ := json.Marshal(map[string]any{"images": images, "w": w, "sigmaTheirs": math.Sqrt2 * sigma})
+	in := map[string]any{"images": images, "w": w, "sigmaTheirs": math.Sqrt2 * sigma}
 	script := `
 import json, sys, numpy as np
 d = json.load(sys.stdin)
@@ -237,16 +235,8 @@ for i in range(P.shape[1]):
     G += w[i] * np.exp(-(col.T - col) ** 2 / s ** 2)
 json.dump(G.tolist(), sys.stdout)
 `
-	cmd := exec.Command(py, "-c", script)
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
 	var want [][]float64
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
+	testenv.RunJSON(t, py, []string{"-c", script}, in, &want)
 	g, err := Kernel{Weights: w, Sigma: sigma}.Gram(context.Background(), images, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,7 @@ package learn
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"wkpi-web/core/kernel"
@@ -21,7 +18,7 @@ func TestTotalCostNumPy(t *testing.T) {
 	const sigma = 0.4
 	mix := kernel.Mixture{X: []float64{0.2, 0.8}, Y: []float64{0.3, 0.6}, Sigma: []float64{0.3, 0.5}, W: []float64{1, 0.5}}
 	w := mix.PixelWeights(centres)
-	in, _ := json.Marshal(map[string]any{"images": images, "labels": labels, "w": w, "sigma": sigma})
+	in := map[string]any{"images": images, "labels": labels, "w": w, "sigma": sigma}
 	script := `
 import json, sys, numpy as np
 d = json.load(sys.stdin)
@@ -31,16 +28,8 @@ D = ((2 - 2 * np.exp(-diff ** 2 / (2 * s * s))) * w).sum(axis=2)
 tc = sum(D[np.ix_(y == t, y == t)].sum() / D[y == t, :].sum() for t in np.unique(y))
 print(json.dumps(tc))
 `
-	cmd := exec.Command(py, "-c", script)
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
 	var want float64
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
+	testenv.RunJSON(t, py, []string{"-c", script}, in, &want)
 	sums, err := NewPairSums(context.Background(), images, labels, nil, 1, sigma, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -62,8 +51,8 @@ func TestObjectiveNumPy(t *testing.T) {
 	mix := kernel.Mixture{X: []float64{0.2, 0.8, 0.5}, Y: []float64{0.3, 0.6, 0.9}, Sigma: []float64{0.3, 0.5, 0.2}, W: []float64{1, 0.5, 1.5}}
 	anchor := kernel.Mixture{X: []float64{0.1, 0.7, 0.5}, Y: []float64{0.4, 0.6, 0.2}, Sigma: []float64{0.25, 0.5, 0.4}, W: []float64{1, 1, 1}}
 	const penalty, contrast, prior = 0.5, 0.2, 0.7
-	in, _ := json.Marshal(map[string]any{"images": images, "labels": labels, "centres": centres, "sigma": sigma,
-		"mix": mix, "anchor": anchor, "penalty": penalty, "contrast": contrast, "prior": prior})
+	in := map[string]any{"images": images, "labels": labels, "centres": centres, "sigma": sigma,
+		"mix": mix, "anchor": anchor, "penalty": penalty, "contrast": contrast, "prior": prior}
 	script := `
 import json, sys, numpy as np
 d = json.load(sys.stdin)
@@ -82,16 +71,8 @@ L = max(np.ptp(C[:, 0]), np.ptp(C[:, 1]))
 pri = d["prior"] / len(W) * (((X - X0) / L) ** 2 + ((Y - Y0) / L) ** 2 + np.log(S / S0) ** 2 + np.log(W / W0) ** 2).sum()
 print(json.dumps(tc + pen + bar + pri))
 `
-	cmd := exec.Command(py, "-c", script)
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
 	var want float64
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
+	testenv.RunJSON(t, py, []string{"-c", script}, in, &want)
 	sums, err := NewPairSums(context.Background(), images, labels, nil, 1, sigma, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,8 @@
 package persistence
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"testing"
 
 	"wkpi-web/core/graph"
@@ -34,22 +31,8 @@ func gudhiExtended(t *testing.T, cases []gudhiCase) [][2][]Point {
 		}
 		ins = append(ins, x)
 	}
-	stdin, err := json.Marshal(ins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(py, "testdata/gudhi_extended.py")
-	cmd.Stdin = bytes.NewReader(stdin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("gudhi oracle: %v\n%s", err, stderr.String())
-	}
 	var outs []struct{ Dim0, Dim1 [][2]float64 }
-	if err := json.Unmarshal(stdout, &outs); err != nil {
-		t.Fatal(err)
-	}
+	testenv.RunJSON(t, py, []string{"testdata/gudhi_extended.py"}, ins, &outs)
 	res := make([][2][]Point, len(outs))
 	for i, o := range outs {
 		for d, pts := range [2][][2]float64{o.Dim0, o.Dim1} {

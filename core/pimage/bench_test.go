@@ -3,8 +3,8 @@ package pimage
 import (
 	"testing"
 
-	"wkpi-web/core/testenv"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
 

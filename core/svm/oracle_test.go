@@ -1,13 +1,10 @@
 package svm
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"testing"
 
 	"wkpi-web/core/testenv"
@@ -54,22 +51,8 @@ func runSklearn(t *testing.T, py string, cases []sklearnCase) []sklearnOut {
 	for i, c := range cases {
 		in[i] = map[string]any{"K": c.K, "y": c.Y, "T": c.T, "C": c.C, "tol": c.Tol}
 	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(py, "-c", sklearnSVC)
-	cmd.Stdin = bytes.NewReader(b)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("sklearn oracle: %v\n%s", err, stderr.String())
-	}
 	var r []sklearnOut
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatal(err)
-	}
+	testenv.RunJSON(t, py, []string{"-c", sklearnSVC}, in, &r)
 	if len(r) != len(cases) {
 		t.Fatalf("sklearn answered %d cases of %d", len(r), len(cases))
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"wkpi-web/core/graph"
-	"wkpi-web/core/testenv"
 	"wkpi-web/core/swc"
+	"wkpi-web/core/testenv"
 )
 
 func TestParseHandMade(t *testing.T) {

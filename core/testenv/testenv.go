@@ -4,6 +4,8 @@
 package testenv
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,4 +64,26 @@ func Python(tb testing.TB, modules ...string) string {
 	}
 	tb.Skip("SKIPPED ORACLE: " + msg)
 	return ""
+}
+
+// RunJSON runs py with args, writes in as JSON on its standard input and
+// decodes its standard output into out; a failure shows the oracle's
+// stderr.
+func RunJSON(tb testing.TB, py string, args []string, in, out any) {
+	tb.Helper()
+	stdin, err := json.Marshal(in)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(py, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("oracle %s %s: %v\n%s", py, strings.Join(args, " "), err, stderr.String())
+	}
+	if err := json.Unmarshal(stdout, out); err != nil {
+		tb.Fatalf("oracle %s: output is not the expected JSON: %v\n%.500s", strings.Join(args, " "), err, stdout)
+	}
 }

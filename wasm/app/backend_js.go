@@ -61,6 +61,22 @@ func (b *backend) Demo(name string, done func(string, error)) {
 }
 
 func (b *backend) Upload(files app.Value, done func(string, error)) {
+	b.ReadFiles(files, func(out []protocol.File, err error) {
+		if err != nil {
+			done("", err)
+			return
+		}
+		var names []string
+		for _, f := range out {
+			names = append(names, fmt.Sprintf("%s:%d", f.Name, len(f.Data)))
+		}
+		key := "upload:" + strings.Join(names, ",")
+		b.register(key, out)
+		done(key, nil)
+	})
+}
+
+func (b *backend) ReadFiles(files app.Value, done func([]protocol.File, error)) {
 	// files is a go-app value (from an event); read it with go-app's API.
 	n := files.Length()
 	list := make([]app.Value, n)
@@ -69,21 +85,47 @@ func (b *backend) Upload(files app.Value, done func(string, error)) {
 	}
 	go func() {
 		var out []protocol.File
-		var names []string
 		for _, f := range list {
 			ch := make(chan app.Value, 1)
 			f.Call("arrayBuffer").Then(func(buf app.Value) { ch <- buf })
 			a := app.Window().Get("Uint8Array").New(<-ch)
 			data := make([]byte, a.Length())
 			app.CopyBytesToGo(data, a)
-			name := f.Get("name").String()
-			out = append(out, protocol.File{Name: name, Data: data})
-			names = append(names, fmt.Sprintf("%s:%d", name, len(data)))
+			out = append(out, protocol.File{Name: f.Get("name").String(), Data: data})
 		}
-		key := "upload:" + strings.Join(names, ",")
-		b.register(key, out)
-		done(key, nil)
+		done(out, nil)
 	}()
+}
+
+func (b *backend) SaveModel(data []byte) {
+	go func() {
+		if err := saveModel(data); err != nil {
+			js.Global().Get("console").Call("warn", "saving the model for the next visit failed:", err.Error())
+		}
+	}()
+}
+
+func (b *backend) RestoreModel(done func([]byte)) {
+	go func() {
+		data, err := loadModel()
+		if err != nil {
+			js.Global().Get("console").Call("warn", "restoring the saved model failed:", err.Error())
+		}
+		done(data)
+	}()
+}
+
+func (b *backend) ObjectURL(data []byte, mime string) string {
+	a := js.Global().Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(a, data)
+	opts := js.Global().Get("Object").New()
+	opts.Set("type", mime)
+	blob := js.Global().Get("Blob").New([]any{a}, opts)
+	return js.Global().Get("URL").Call("createObjectURL", blob).String()
+}
+
+func (b *backend) RevokeURL(url string) {
+	js.Global().Get("URL").Call("revokeObjectURL", url)
 }
 
 func (b *backend) Save(key string) {

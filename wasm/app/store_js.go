@@ -13,6 +13,7 @@ const (
 	dbName    = "wkpi"
 	dbStore   = "datasets"
 	dbCurrent = "current"
+	dbModel   = "model" // the current model's JSON, as a Uint8Array
 )
 
 func openDB() (js.Value, error) {
@@ -97,4 +98,28 @@ func loadDataset() (string, []protocol.File, error) {
 		files[i] = protocol.File{Name: names.Index(i).String(), Data: bytesOf(blobs.Index(i))}
 	}
 	return rec.Get("key").String(), files, nil
+}
+
+func saveModel(data []byte) error {
+	s, err := store("readwrite")
+	if err != nil {
+		return err
+	}
+	a := js.Global().Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(a, data)
+	_, err = request(s.Call("put", a, dbModel))
+	return err
+}
+
+// loadModel returns the saved model, or nil when there is none.
+func loadModel() ([]byte, error) {
+	s, err := store("readonly")
+	if err != nil {
+		return nil, err
+	}
+	v, err := request(s.Call("get", dbModel))
+	if err != nil || !v.Truthy() {
+		return nil, err
+	}
+	return bytesOf(v), nil
 }

@@ -45,3 +45,34 @@ func BenchmarkExploreMUTAG(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTrainMUTAG runs the Train job with the defaults on a fresh
+// worker: parse, features, learning and SVM on all of MUTAG. The browser
+// figure to compare with is in docs/browser-benchmarks.md.
+func BenchmarkTrainMUTAG(b *testing.B) {
+	fs := files(b, "../../data/MUTAG")
+	for b.Loop() {
+		var w Worker
+		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Train, Dataset: "m", Files: fs, Training: &protocol.Training{}}, nil)
+		if r.Event != protocol.Done {
+			b.Fatal(r.Error)
+		}
+	}
+}
+
+// BenchmarkCrossValidateMUTAG runs a 10-fold CV with the defaults in one
+// job on a worker that holds the features, as the browser benchmark does.
+func BenchmarkCrossValidateMUTAG(b *testing.B) {
+	var w Worker
+	req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(b, "../../data/MUTAG"), Training: &protocol.Training{}}
+	if r := w.Run(context.Background(), req, nil); r.Event != protocol.Done {
+		b.Fatal(r.Error)
+	}
+	req.Files = nil
+	b.ResetTimer()
+	for b.Loop() {
+		if r := w.Run(context.Background(), req, nil); r.Event != protocol.Done {
+			b.Fatal(r.Error)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 
+	"wkpi-web/core/eval"
+	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/tu"
@@ -18,6 +20,10 @@ import (
 type Worker struct {
 	key string
 	ds  *graph.Dataset
+	// feat is the features of dataset featKey under descriptor featKind.
+	feat     *eval.WKPI
+	featKey  string
+	featKind filtration.Kind
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;
@@ -32,6 +38,17 @@ func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.
 }
 
 func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
+	// Jobs that read no dataset.
+	switch req.Kind {
+	case protocol.Defaults:
+		d := Defaults()
+		return protocol.Response{Training: &d}, nil
+	case protocol.Inspect:
+		_, resp, err := inspect(req.Model)
+		return resp, err
+	case protocol.Predict:
+		return predict(ctx, req, report)
+	}
 	ds, err := w.dataset(req)
 	if err != nil {
 		return protocol.Response{}, err
@@ -53,6 +70,10 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 			return protocol.Response{}, err
 		}
 		return explore(ctx, g, req, report)
+	case protocol.CrossValidate:
+		return w.crossValidate(ctx, ds, req.Training, report)
+	case protocol.Train:
+		return w.train(ctx, ds, req.Training, report)
 	}
 	return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
 }
@@ -65,7 +86,7 @@ func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.key, w.ds = req.Dataset, ds
+		w.key, w.ds, w.feat = req.Dataset, ds, nil
 		return ds, nil
 	}
 	if w.ds == nil || w.key != req.Dataset {

@@ -111,7 +111,9 @@ func TestWorkerKeepsDataset(t *testing.T) {
 	}{
 		{protocol.Request{Kind: protocol.Draw, Dataset: "other"}, `worker does not hold dataset "other"`},
 		{protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 2}, "graph 2 does not exist: the dataset has graphs 0..1"},
-		{protocol.Request{Kind: "train", Dataset: "s"}, `unknown job kind "train"`},
+		{protocol.Request{Kind: "fly", Dataset: "s"}, `unknown job kind "fly"`},
+		{protocol.Request{Kind: protocol.Train, Dataset: "s"}, "no training settings"},
+		{protocol.Request{Kind: protocol.CrossValidate, Dataset: "s", Training: &protocol.Training{Folds: 1}}, "at least 2 folds"},
 		{protocol.Request{Kind: protocol.Explore, Dataset: "s", Descriptor: protocol.Descriptor{Kind: "nope"}}, "graph 0:"},
 	} {
 		r := w.Run(ctx, tc.req, nil)

@@ -62,6 +62,9 @@ func New(size int, spawn Spawn) *Pool {
 	return &Pool{size: max(size, 1), spawn: spawn, datasets: map[string][]protocol.File{}}
 }
 
+// Size is the most workers the pool runs at once.
+func (p *Pool) Size() int { return p.size }
+
 // SetDataset registers the files of a dataset under key; jobs name it in
 // Request.Dataset. Registering a key again replaces its files, and workers
 // holding the old version get the new files with their next job.

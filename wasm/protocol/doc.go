@@ -9,8 +9,8 @@
 // dataset yet, so a dataset is parsed once per worker, not once per job.
 //
 // On postMessage a message travels as an Envelope: a JSON header and binary
-// blobs (file contents, float arrays) whose ArrayBuffers are transferred,
-// not copied.
+// blobs (file contents, float arrays, a model's JSON) whose ArrayBuffers
+// are transferred, not copied.
 //
 // Adding a job: add a Kind, its parameters to Request and its result to
 // Response (or to Response.Arrays for large float data), and a handler in

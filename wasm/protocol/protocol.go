@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 
+	"wkpi-web/core/eval"
 	"wkpi-web/core/persistence"
 )
 
@@ -21,6 +22,16 @@ const (
 	// Explore computes a descriptor function on one graph, its extended
 	// persistence diagrams and its persistence image.
 	Explore Kind = "explore"
+	// Defaults returns the default Training settings (eval.DefaultConfig).
+	Defaults Kind = "defaults"
+	// CrossValidate runs the folds Training.Only of a cross-validation.
+	CrossValidate Kind = "cv"
+	// Train learns a model on the whole dataset.
+	Train Kind = "train"
+	// Inspect validates a model (Request.Model) and describes it.
+	Inspect Kind = "inspect"
+	// Predict classifies the graphs of Request.Inputs with Request.Model.
+	Predict Kind = "predict"
 )
 
 // Event says what a Response reports.
@@ -56,6 +67,23 @@ type Request struct {
 	Graph      int        `json:"graph,omitempty"`   // graph index for Draw and Explore
 	Descriptor Descriptor `json:"descriptor,omitempty"`
 	Rows       int        `json:"rows,omitempty"` // persistence image rows; 0 means 20
+	Training   *Training  `json:"training,omitempty"`
+	Inputs     []File     `json:"inputs,omitempty"` // graph files to classify
+	Model      []byte     `json:"-"`                // a model's JSON; travels as a blob
+}
+
+// Training is a WKPI-SVM setting and the cross-validation to run; it
+// mirrors eval.Config and eval.Plan with the few choices the page offers.
+// Zero fields take the defaults of eval.DefaultConfig.
+type Training struct {
+	Descriptor string  `json:"descriptor"`
+	Init       string  `json:"init"` // kcenter, kmeans, random
+	M          int     `json:"m"`
+	Sigma      float64 `json:"sigma"`
+	C          float64 `json:"C"`
+	Folds      int     `json:"folds"`
+	Seed       int64   `json:"seed"`
+	Only       []int   `json:"only,omitempty"` // folds to run; all when empty
 }
 
 // Response is one message from a worker about job ID.
@@ -70,6 +98,12 @@ type Response struct {
 	Summary  *Summary  `json:"summary,omitempty"`
 	Drawing  *Drawing  `json:"drawing,omitempty"`
 	Explored *Explored `json:"explored,omitempty"`
+	Training *Training `json:"training,omitempty"` // Defaults
+	CV       *CVPart   `json:"cv,omitempty"`
+	Info     *Info     `json:"info,omitempty"` // Train, Inspect and Predict
+	Graphs   []Graph   `json:"graphs,omitempty"`
+	// Model is a trained model's JSON (Train); it travels as a blob.
+	Model []byte `json:"-"`
 
 	// Arrays holds large float results (coordinates, function values,
 	// images), keyed by name; they travel as blobs.
@@ -131,6 +165,42 @@ type Grid struct {
 	Cols  int     `json:"cols"`
 }
 
+// CVPart is the result of some folds of a cross-validation, with what
+// eval.Merge needs to combine the parts.
+type CVPart struct {
+	Report  eval.Report `json:"report"`
+	Labels  []int       `json:"labels"`
+	Classes int         `json:"classes"`
+}
+
+// Info describes a model. Arrays["after"] is its weight function sampled
+// at the centres of Grid's pixels (row-major, row 0 at the lowest
+// persistence); a Train response adds Arrays["before"], the initial one.
+type Info struct {
+	Dataset    string    `json:"dataset"`
+	Classes    []string  `json:"classes"`
+	Descriptor string    `json:"descriptor"`
+	Init       string    `json:"init"`
+	M          int       `json:"m"`
+	Sigma      float64   `json:"sigma"`
+	C          float64   `json:"C"`
+	Grid       Grid      `json:"grid"`
+	Cost       []float64 `json:"cost"` // the learning's cost curve
+	Support    int       `json:"support"`
+}
+
+// Graph is the prediction for one input graph; Points are its diagram
+// points in the (birth, persistence) plane of the weight function.
+type Graph struct {
+	File     string       `json:"file"`
+	Index    int          `json:"index"` // graph of the file, from 0
+	Nodes    int          `json:"nodes"`
+	Edges    int          `json:"edges"`
+	Label    string       `json:"label"`
+	Decision []float64    `json:"decision"`
+	Points   [][2]float64 `json:"points"`
+}
+
 // Envelope is the form of a message on postMessage: a JSON header and
 // binary blobs that are transferred.
 type Envelope struct {
@@ -142,39 +212,61 @@ type Envelope struct {
 type responseHeader struct {
 	Response
 	ArrayNames []string `json:"arrays,omitempty"`
+	HasModel   bool     `json:"hasModel,omitempty"`
 }
 
-// Envelope moves the files' contents into blobs, in the order of Files.
+// requestHeader says whether a model blob follows the files.
+type requestHeader struct {
+	Request
+	HasModel bool `json:"hasModel,omitempty"`
+}
+
+// Envelope moves the contents of Files, then of Inputs, then the model
+// into blobs, in that order.
 func (r Request) Envelope() (Envelope, error) {
-	h, err := json.Marshal(r)
+	h, err := json.Marshal(requestHeader{Request: r, HasModel: r.Model != nil})
 	if err != nil {
 		return Envelope{}, fmt.Errorf("encoding request %d: %w", r.ID, err)
 	}
 	e := Envelope{Header: h}
-	for _, f := range r.Files {
+	for _, f := range append(append([]File{}, r.Files...), r.Inputs...) {
 		e.Blobs = append(e.Blobs, f.Data)
+	}
+	if r.Model != nil {
+		e.Blobs = append(e.Blobs, r.Model)
 	}
 	return e, nil
 }
 
 // DecodeRequest is the inverse of Request.Envelope.
 func DecodeRequest(e Envelope) (Request, error) {
-	var r Request
-	if err := json.Unmarshal(e.Header, &r); err != nil {
-		return r, fmt.Errorf("decoding request: %w", err)
+	var h requestHeader
+	if err := json.Unmarshal(e.Header, &h); err != nil {
+		return h.Request, fmt.Errorf("decoding request: %w", err)
 	}
-	if len(e.Blobs) != len(r.Files) {
-		return r, fmt.Errorf("request %d: %d blobs for %d files", r.ID, len(e.Blobs), len(r.Files))
+	r := h.Request
+	want := len(r.Files) + len(r.Inputs)
+	if h.HasModel {
+		want++
+	}
+	if len(e.Blobs) != want {
+		return r, fmt.Errorf("request %d: %d blobs for %d files, %d inputs and %d model", r.ID, len(e.Blobs), len(r.Files), len(r.Inputs), want-len(r.Files)-len(r.Inputs))
 	}
 	for i := range r.Files {
 		r.Files[i].Data = e.Blobs[i]
+	}
+	for i := range r.Inputs {
+		r.Inputs[i].Data = e.Blobs[len(r.Files)+i]
+	}
+	if h.HasModel {
+		r.Model = e.Blobs[want-1]
 	}
 	return r, nil
 }
 
 // Envelope moves the arrays into blobs, in sorted name order.
 func (r Response) Envelope() (Envelope, error) {
-	h := responseHeader{Response: r}
+	h := responseHeader{Response: r, HasModel: r.Model != nil}
 	for name := range r.Arrays {
 		h.ArrayNames = append(h.ArrayNames, name)
 	}
@@ -187,6 +279,9 @@ func (r Response) Envelope() (Envelope, error) {
 	for _, name := range h.ArrayNames {
 		e.Blobs = append(e.Blobs, Float64Bytes(r.Arrays[name]))
 	}
+	if r.Model != nil {
+		e.Blobs = append(e.Blobs, r.Model)
+	}
 	return e, nil
 }
 
@@ -196,10 +291,17 @@ func DecodeResponse(e Envelope) (Response, error) {
 	if err := json.Unmarshal(e.Header, &h); err != nil {
 		return Response{}, fmt.Errorf("decoding response: %w", err)
 	}
-	if len(e.Blobs) != len(h.ArrayNames) {
-		return Response{}, fmt.Errorf("response %d: %d blobs for %d arrays", h.ID, len(e.Blobs), len(h.ArrayNames))
+	want := len(h.ArrayNames)
+	if h.HasModel {
+		want++
+	}
+	if len(e.Blobs) != want {
+		return Response{}, fmt.Errorf("response %d: %d blobs for %d arrays and %d model", h.ID, len(e.Blobs), len(h.ArrayNames), want-len(h.ArrayNames))
 	}
 	r := h.Response
+	if h.HasModel {
+		r.Model = e.Blobs[want-1]
+	}
 	if len(h.ArrayNames) > 0 {
 		r.Arrays = make(map[string][]float64, len(h.ArrayNames))
 	}

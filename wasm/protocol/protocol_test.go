@@ -112,3 +112,44 @@ func Example() {
 	// header {"id":1,"event":"done","arrays":["image"]}, 1 blob of 16 bytes
 	// done [0.5 0.25]
 }
+
+func TestModelAndInputsRoundTrip(t *testing.T) {
+	req := Request{ID: 4, Kind: Predict,
+		Files:    []File{{Name: "DS_A.txt", Data: []byte("1, 2\n")}},
+		Inputs:   []File{{Name: "a.mol", Data: []byte("mol")}, {Name: "b.edges", Data: []byte("0 1\n")}},
+		Model:    []byte(`{"format":"wkpi-model"}`),
+		Training: &Training{Descriptor: "ricci", M: 5, Folds: 10, Only: []int{2, 7}}}
+	e, err := req.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Files, then inputs, then the model.
+	if len(e.Blobs) != 4 || string(e.Blobs[1]) != "mol" || string(e.Blobs[3]) != string(req.Model) {
+		t.Fatalf("blobs %q", e.Blobs)
+	}
+	got, err := DecodeRequest(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, req) {
+		t.Fatalf("round trip\n got %+v\nwant %+v", got, req)
+	}
+	e.Blobs = e.Blobs[:3]
+	if _, err := DecodeRequest(e); err == nil {
+		t.Fatal("a missing model blob went unnoticed")
+	}
+
+	resp := Response{ID: 4, Event: Done, Model: []byte("{}"), Arrays: map[string][]float64{"after": {1, 2}},
+		Info: &Info{Dataset: "MUTAG", Classes: []string{"-1", "1"}, Cost: []float64{3, 2}}}
+	re, err := resp.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeResponse(re)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, resp) {
+		t.Fatalf("round trip\n got %+v\nwant %+v", back, resp)
+	}
+}

@@ -6,10 +6,14 @@ package main
 import (
 	"context"
 	"syscall/js"
+	"time"
 
 	"wkpi-web/wasm/jobs"
 	"wkpi-web/wasm/protocol"
 )
+
+// progressEvery spaces progress messages: enough for a smooth bar.
+const progressEvery = 150 * time.Millisecond
 
 func main() {
 	var w jobs.Worker
@@ -49,9 +53,10 @@ func main() {
 		// The pool sends one job at a time; running it off the callback
 		// lets the callback return as js.FuncOf requires.
 		go func() {
-			post(w.Run(context.Background(), req, func(stage string, done, total int) {
+			report := jobs.Throttle(func(stage string, done, total int) {
 				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: stage, Done: done, Total: total})
-			}))
+			}, progressEvery, time.Now)
+			post(w.Run(context.Background(), req, report))
 		}()
 		return nil
 	}))

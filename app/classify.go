@@ -1,0 +1,123 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// graphFormats are the file types Classify accepts.
+const graphFormats = ".mol,.sdf,.sd,.txt,.edges,.edgelist,.csv,.el,.graphml,.xml,.json,.zip"
+
+// ClassifyTab classifies uploaded graphs with the current model and shows,
+// for the chosen graph, its diagram points over the learned weight function.
+type ClassifyTab struct {
+	app.Compo
+	Model    *protocol.Info
+	Weight   []float64 // the model's heat map
+	Running  bool
+	Error    string
+	Graphs   []protocol.Graph
+	Chosen   int
+	OnUpload func(files app.Value)
+	OnChoose func(int)
+}
+
+// Render lays out the upload, the predictions and the chosen graph.
+func (c *ClassifyTab) Render() app.UI {
+	if c.Model == nil {
+		return app.Section().Class("card").Body(
+			app.H2().Text("Classify"),
+			app.P().ID("classify-nomodel").Text("No model yet: train one on the Train tab, or load a model file on the Models tab."),
+		)
+	}
+	upload := func(files app.Value) {
+		if c.OnUpload != nil && files.Truthy() && files.Length() > 0 {
+			c.OnUpload(app.Window().Get("Array").Call("from", files))
+		}
+	}
+	return app.Div().Class("tab-body").Body(
+		app.Section().Class("card").Body(
+			app.H2().Text("Classify graphs with the model of "+c.Model.Dataset),
+			app.Div().ID("classify-drop").Class("dropzone").
+				OnDragOver(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
+				OnDrop(func(ctx app.Context, e app.Event) {
+					e.PreventDefault()
+					upload(e.Get("dataTransfer").Get("files"))
+				}).Body(
+				app.Label().For("classify-upload").Text("Graph files (MOL/SDF, edge list, GraphML, JSON, or a TU set): drop them here or choose them: "),
+				app.Input().ID("classify-upload").Type("file").Multiple(true).Accept(graphFormats).Disabled(c.Running).
+					OnChange(func(ctx app.Context, e app.Event) {
+						upload(ctx.JSSrc().Get("files"))
+						ctx.JSSrc().Set("value", "") // the same file may be chosen again
+					}),
+			),
+			app.If(c.Running, func() app.UI { return app.P().ID("classify-busy").Class("busy").Text("Classifying…") }),
+			app.If(c.Error != "", func() app.UI {
+				return app.P().ID("classify-error").Class("error").Attr("role", "alert").Text(c.Error)
+			}),
+		),
+		app.If(len(c.Graphs) > 0, func() app.UI { return c.results() }),
+	)
+}
+
+func (c *ClassifyTab) results() app.UI {
+	chosen := min(max(c.Chosen, 0), len(c.Graphs)-1)
+	g := c.Graphs[chosen]
+	return app.Div().Class("columns").Body(
+		app.Section().Class("card").Body(
+			app.H2().Text("Predictions"),
+			app.Table().ID("predictions").Body(
+				app.THead().Body(app.Tr().Body(
+					app.Th().Text("File"), app.Th().Text("Graph"), app.Th().Text("Nodes"), app.Th().Text("Edges"),
+					app.Th().Text("Class"), app.Th().Text("Decision values"),
+				)),
+				app.TBody().Body(
+					app.Range(c.Graphs).Slice(func(i int) app.UI {
+						g := c.Graphs[i]
+						row := app.Tr().Class("pick").Aria("selected", fmt.Sprint(i == chosen)).
+							OnClick(func(ctx app.Context, e app.Event) {
+								if c.OnChoose != nil {
+									c.OnChoose(i)
+								}
+							})
+						return row.Body(
+							app.Td().Text(g.File), app.Td().Text(fmt.Sprint(g.Index)),
+							app.Td().Text(fmt.Sprint(g.Nodes)), app.Td().Text(fmt.Sprint(g.Edges)),
+							app.Td().Class("predicted").Text(g.Label),
+							app.Td().Class("decision").Text(decisions(g.Decision)),
+						)
+					}),
+				),
+			),
+			app.P().Class("muted").Text("A positive decision value votes for the first class of its pair: "+pairs(c.Model.Classes)+". Click a row to see its diagram."),
+		),
+		app.Section().Class("card").Body(
+			app.H2().Text(fmt.Sprintf("%s, graph %d: predicted %s", g.File, g.Index, g.Label)),
+			&HeatView{ID: "classify-heat", Grid: c.Model.Grid, Values: c.Weight, Points: g.Points,
+				Caption: "The learned weight function with this graph's diagram points."},
+		),
+	)
+}
+
+func decisions(d []float64) string {
+	s := make([]string, len(d))
+	for i, v := range d {
+		s[i] = fmt.Sprintf("%+.4f", v)
+	}
+	return strings.Join(s, " ")
+}
+
+// pairs lists the one-against-one class pairs in the SVM's order.
+func pairs(classes []string) string {
+	var s []string
+	for i := range classes {
+		for j := i + 1; j < len(classes); j++ {
+			s = append(s, classes[i]+" vs "+classes[j])
+		}
+	}
+	return strings.Join(s, ", ")
+}

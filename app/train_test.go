@@ -1,0 +1,125 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/learn"
+	"wkpi-web/wasm/protocol"
+)
+
+func TestHeatViewPointsAndLayout(t *testing.T) {
+	// A 2x4 grid of pixel 0.5 from (1, 0): birth 1..3, persistence 0..1.
+	g := protocol.Grid{MinX: 1, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 4}
+	vals := []float64{0, 1, 2, 3, 4, 5, 6, 8}
+	pts := [][2]float64{{1, 0}, {2, 0.75}, {3, 1}, {5, 0.5}} // the last lies off the grid
+	html := app.HTMLString(&HeatView{ID: "h", Grid: g, Values: vals, Points: pts})
+	rects := elems(html, "rect")
+	if len(rects) != 8 {
+		t.Fatalf("%d samples drawn, want 8", len(rects))
+	}
+	// Sample 5 is row 1 (top, y = 0), column 1, at 5/8 of the scale.
+	if r := rects[5]; r["x"] != "1" || r["y"] != "0" || r["fill"] != colour(5.0/8) {
+		t.Errorf("sample 5: %v", r)
+	}
+	// Hand-placed: x = (birth-1)/0.5, y = 2 - persistence/0.5.
+	want := [][2]string{{"0", "2"}, {"2", "0.5"}, {"4", "0"}}
+	circles := elems(html, "circle")
+	if len(circles) != len(want) {
+		t.Fatalf("%d points drawn, want %d", len(circles), len(want))
+	}
+	for i, c := range circles {
+		if c["cx"] != want[i][0] || c["cy"] != want[i][1] {
+			t.Errorf("point %d at (%s, %s), want (%s, %s)", i, c["cx"], c["cy"], want[i][0], want[i][1])
+		}
+	}
+	if !strings.Contains(html, "4 diagram points (1 outside the grid, not drawn)") {
+		t.Error("the caption does not count the point off the grid")
+	}
+	if !strings.Contains(app.HTMLString(&HeatView{Grid: g, Values: vals[:7]}), "No weight function") {
+		t.Error("a ragged heat map was drawn")
+	}
+}
+
+func TestCostPlotCoordinates(t *testing.T) {
+	// Two curves, the longer over 4 iterations; costs span [1, 3].
+	html := app.HTMLString(&CostPlot{Names: []string{"a", "b"}, Curves: [][]float64{{3, 2, 1}, {3, 2.5, 2, 1.5, 1}}})
+	lines := elems(html, "polyline")
+	if len(lines) != 2 {
+		t.Fatalf("%d curves", len(lines))
+	}
+	// x = 14 + 84*i/4, y = 50 - 46*(c-1)/2.
+	if got, want := lines[0]["points"], "14,4 35,27 56,50"; got != want {
+		t.Errorf("curve a: %q, want %q", got, want)
+	}
+	if got, want := lines[1]["points"], "14,4 35,15.5 56,27 77,38.5 98,50"; got != want {
+		t.Errorf("curve b: %q, want %q", got, want)
+	}
+}
+
+func TestTrainTabResults(t *testing.T) {
+	s := &protocol.Summary{Name: "TOY", Graphs: 4, Classes: []protocol.Class{{Label: "x", Count: 2}, {Label: "y", Count: 2}}}
+	labels := []int{0, 0, 1, 1}
+	folds := []eval.Fold{
+		{Index: 0, Test: []int{0, 2}, Predicted: []int{0, 1}, BaselinePredicted: []int{1, 1}, Accuracy: 1, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1}, Iterations: 1}},
+		{Index: 1, Test: []int{1, 3}, Predicted: []int{0, 0}, BaselinePredicted: []int{1, 1}, Accuracy: 0.5, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1.5}, Iterations: 1}},
+	}
+	rep, err := eval.Merge(labels, 2, eval.Report{Folds: folds[1:]}, eval.Report{Folds: folds[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Descriptor: "ricci", Init: "kcenter", M: 5, Sigma: 0.1, C: 10, Folds: 2},
+		Folds: rep.Folds, Report: &rep})
+	// Learned: folds 1 and 0.5, mean 0.75, population std 0.25.
+	for _, want := range []string{"75.0 ± 25.0 %", "50.0 ± 0.0 %", `data-value="0.75"`, `id="confusion-learned"`, "fold 2"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in the Train tab", want)
+		}
+	}
+	// Learned confusion, by hand: x->x twice; y->y once, y->x once.
+	cells := regexpCells(html, "confusion-learned")
+	if fmt.Sprint(cells) != "[2 0 1 1]" {
+		t.Errorf("learned confusion cells %v, want [2 0 1 1]", cells)
+	}
+	if !strings.Contains(app.HTMLString(&TrainTab{}), "Load a dataset") {
+		t.Error("no hint without a dataset")
+	}
+}
+
+// regexpCells returns the td texts of the table with id, in order.
+func regexpCells(html, id string) []string {
+	_, table, _ := strings.Cut(html, `id="`+id+`"`)
+	table, _, _ = strings.Cut(table, "</table>")
+	var out []string
+	for _, part := range strings.Split(table, "<td")[1:] {
+		_, text, _ := strings.Cut(part, ">")
+		text, _, _ = strings.Cut(text, "<")
+		out = append(out, strings.TrimSpace(text))
+	}
+	return out
+}
+
+func TestClassifyAndModelsTabs(t *testing.T) {
+	if !strings.Contains(app.HTMLString(&ClassifyTab{}), "No model yet") {
+		t.Error("Classify without a model gives no hint")
+	}
+	info := &protocol.Info{Dataset: "MUTAG", Classes: []string{"-1", "1"}, M: 5, Init: "kcenter", Sigma: 0.1, C: 10,
+		Grid: protocol.Grid{Rows: 1, Cols: 2, Pixel: 1}, Cost: []float64{2, 1}}
+	html := app.HTMLString(&ClassifyTab{Model: info, Weight: []float64{1, 2}, Error: "bad.edges line 2: x",
+		Graphs: []protocol.Graph{{File: "a.mol", Label: "1", Decision: []float64{-0.25}}, {File: "b.edges", Index: 0, Label: "-1", Decision: []float64{1.5}}}, Chosen: 1})
+	for _, want := range []string{"a.mol", "-0.2500", "+1.5000", "-1 vs 1", "b.edges, graph 0: predicted -1", "bad.edges line 2: x"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in the Classify tab", want)
+		}
+	}
+	html = app.HTMLString(&ModelsTab{Model: info, Weight: []float64{1, 2}, URL: "blob:x", FileName: "wkpi-MUTAG.json"})
+	for _, want := range []string{`href="blob:x"`, `download="wkpi-MUTAG.json"`, "5 Gaussians, kcenter start", "1 × 2 pixels"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in the Models tab", want)
+		}
+	}
+}

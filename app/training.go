@@ -1,0 +1,363 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/wasm/pool"
+	"wkpi-web/wasm/protocol"
+)
+
+// cvRun is one press of Run: jobs of some folds each, and the final model.
+type cvRun struct {
+	jobs      map[int64]bool // jobs still running
+	foldsDone map[int64]int  // folds each job has finished
+	modelDone bool
+	units     int // folds + the final training
+	finished  int
+	start     time.Time
+	parts     []eval.Report
+	folds     []eval.Fold // of the finished parts, sorted by index
+	labels    []int
+	classes   int
+	report    *eval.Report
+	stage     string
+	eta       string
+	err       string
+	info      *protocol.Info // the final model, once trained
+	before    []float64
+	after     []float64
+}
+
+// trained is the current model: its JSON, as a worker described it.
+type trained struct {
+	data  []byte
+	info  *protocol.Info
+	after []float64
+	url   string
+}
+
+func (r *Root) trainTab() app.UI {
+	t := &TrainTab{
+		Summary: r.summary, Form: r.form,
+		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { r.form = &f }) },
+		OnRun:    func() { r.act(r.runCV) },
+		OnCancel: func() { r.act(func(app.Context) { r.cancelCV("Canceled.") }) },
+	}
+	if c := r.cv; c != nil {
+		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
+		t.Fraction = float64(c.finished) / float64(c.units)
+		t.Folds, t.Report = c.folds, c.report
+		t.Model, t.Before, t.After = c.info, c.before, c.after
+	}
+	return t
+}
+
+// loadDefaults asks a worker for the training defaults (eval's, which the
+// page does not link).
+func (r *Root) loadDefaults(ctx app.Context) {
+	r.submit(ctx, protocol.Request{Kind: protocol.Defaults}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				if r.form == nil {
+					r.form = resp.Training
+				}
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) { r.status = "The worker could not start: " + err.Error() })
+		},
+	})
+}
+
+// runCV splits the folds over the workers, one job per worker with every
+// n-th fold (each computes the features and the pair sums once for its
+// folds), and queues the final training on the whole dataset behind them.
+func (r *Root) runCV(ctx app.Context) {
+	if r.summary == nil || r.form == nil {
+		return
+	}
+	r.cancelCV("")
+	form := *r.form
+	folds := form.Folds
+	if folds < 2 || folds > r.summary.Graphs {
+		r.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", r.summary.Graphs), units: 1}
+		return
+	}
+	c := &cvRun{jobs: map[int64]bool{}, foldsDone: map[int64]int{}, units: folds + 1, start: time.Now(),
+		stage: "Starting…", eta: "estimating time left…"}
+	r.cv = c
+	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", r.summary.Name, folds)
+	fail := func(id *int64) func(error) {
+		return func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				if r.cv != c || errors.Is(err, pool.ErrCanceled) {
+					return
+				}
+				delete(c.jobs, *id)
+				r.cancelCV("The run failed: " + err.Error())
+			})
+		}
+	}
+	chunks := min(max(r.Backend.Size(), 1), folds)
+	for k := range chunks {
+		t := form
+		t.Only = nil
+		for f := k; f < folds; f += chunks {
+			t.Only = append(t.Only, f)
+		}
+		id := new(int64)
+		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: r.key, Training: &t}, pool.Handler{
+			Progress: func(stage string, done, total int) {
+				ctx.Dispatch(func(app.Context) {
+					if r.cv != c {
+						return
+					}
+					if stage == "folds" {
+						c.foldsDone[*id] = done
+						r.estimate(c)
+						return
+					}
+					c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
+				})
+			},
+			Done: func(resp protocol.Response) {
+				ctx.Dispatch(func(app.Context) {
+					if r.cv == c {
+						r.foldsIn(c, *id, resp.CV)
+					}
+				})
+			},
+			Fail: fail(id),
+		})
+		c.jobs[*id] = true
+	}
+	id := new(int64)
+	*id = r.submit(ctx, protocol.Request{Kind: protocol.Train, Dataset: r.key, Training: &form}, pool.Handler{
+		Progress: func(stage string, done, total int) {
+			ctx.Dispatch(func(app.Context) {
+				if r.cv == c {
+					c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
+				}
+			})
+		},
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				if r.cv != c {
+					return
+				}
+				c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
+				r.setModel(resp.Model, resp.Info, resp.Arrays["after"])
+				r.Backend.SaveModel(resp.Model)
+				c.modelDone = true
+				r.jobDone(c, *id)
+			})
+		},
+		Fail: fail(id),
+	})
+	c.jobs[*id] = true
+}
+
+// list writes fold indices from 1, as the page shows them.
+func list(folds []int) string {
+	s := make([]string, len(folds))
+	for i, f := range folds {
+		s[i] = fmt.Sprint(f + 1)
+	}
+	return strings.Join(s, ",")
+}
+
+// foldsIn adds a job's folds to the run, and merges them all once every
+// fold is in.
+func (r *Root) foldsIn(c *cvRun, id int64, part *protocol.CVPart) {
+	c.parts = append(c.parts, part.Report)
+	c.labels, c.classes = part.Labels, part.Classes
+	c.folds = nil
+	for _, p := range c.parts {
+		c.folds = append(c.folds, p.Folds...)
+	}
+	sortFolds(c.folds)
+	if len(c.folds) == c.units-1 {
+		merged, err := eval.Merge(c.labels, c.classes, c.parts...)
+		if err != nil {
+			c.err = "Merging the folds failed: " + err.Error()
+		} else {
+			c.report = &merged
+		}
+	}
+	c.foldsDone[id] = len(part.Report.Folds)
+	r.jobDone(c, id)
+}
+
+// jobDone forgets a finished job and updates the estimate.
+func (r *Root) jobDone(c *cvRun, id int64) {
+	delete(c.jobs, id)
+	r.estimate(c)
+	if len(c.jobs) == 0 {
+		c.stage, c.eta = "", ""
+		r.status = fmt.Sprintf("Cross-validation and training done in %.1f s.", time.Since(c.start).Seconds())
+	}
+}
+
+// estimate counts finished units (folds and the final model) and puts the
+// time left at the rate of those so far.
+func (r *Root) estimate(c *cvRun) {
+	c.finished = 0
+	for _, n := range c.foldsDone {
+		c.finished += n
+	}
+	if c.modelDone {
+		c.finished++
+	}
+	if c.finished > 0 && c.finished < c.units {
+		elapsed := time.Since(c.start)
+		left := time.Duration(float64(elapsed) / float64(c.finished) * float64(c.units-c.finished))
+		c.eta = fmt.Sprintf("%d of %d done, about %s left", c.finished, c.units, left.Round(time.Second))
+	}
+}
+
+// cancelCV stops every job of the current run; why ("" for none) is shown.
+func (r *Root) cancelCV(why string) {
+	c := r.cv
+	if c == nil {
+		return
+	}
+	for id := range c.jobs {
+		r.Backend.Cancel(id)
+	}
+	c.jobs = map[int64]bool{}
+	c.stage, c.eta = "", ""
+	if why != "" {
+		c.err, r.status = why, why
+	}
+}
+
+func sortFolds(f []eval.Fold) {
+	for i := 1; i < len(f); i++ { // few folds: insertion sort keeps it short
+		for j := i; j > 0 && f[j].Index < f[j-1].Index; j-- {
+			f[j], f[j-1] = f[j-1], f[j]
+		}
+	}
+}
+
+// setModel makes data the current model, with a fresh download URL.
+func (r *Root) setModel(data []byte, info *protocol.Info, after []float64) {
+	if r.model != nil && r.model.url != "" {
+		r.Backend.RevokeURL(r.model.url)
+	}
+	r.model = &trained{data: data, info: info, after: after, url: r.Backend.ObjectURL(data, "application/json")}
+	r.graphs, r.classErr = nil, ""
+}
+
+// restoreModel loads the model of an earlier visit, checked by a worker.
+func (r *Root) restoreModel(ctx app.Context) {
+	r.Backend.RestoreModel(func(data []byte) {
+		if data == nil {
+			return
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			r.inspect(ctx, "the saved model", data)
+		})
+	})
+}
+
+// inspect has a worker validate a model file and makes it current.
+func (r *Root) inspect(ctx app.Context, name string, data []byte) {
+	r.modelLoading, r.modelErr = true, ""
+	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				r.modelLoading = false
+				r.setModel(data, resp.Info, resp.Arrays["after"])
+				r.Backend.SaveModel(data)
+				r.status = fmt.Sprintf("Model of %s loaded from %s.", resp.Info.Dataset, name)
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				r.modelLoading = false
+				r.modelErr = fmt.Sprintf("Could not load %s: %v.", name, err)
+				if r.model != nil {
+					r.modelErr += "\nThe current model (of " + r.model.info.Dataset + ") is unchanged."
+				}
+			})
+		},
+	})
+}
+
+func (r *Root) uploadModel(ctx app.Context, files app.Value) {
+	r.modelLoading, r.modelErr = true, ""
+	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil || len(fs) == 0 {
+				r.modelLoading, r.modelErr = false, fmt.Sprintf("Could not read the file: %v", err)
+				return
+			}
+			r.inspect(ctx, fs[0].Name, fs[0].Data)
+		})
+	})
+}
+
+func (r *Root) classify(ctx app.Context, files app.Value) {
+	if r.model == nil {
+		return
+	}
+	model := r.model
+	r.classifying, r.classErr = true, ""
+	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				r.classifying, r.classErr = false, fmt.Sprintf("Could not read the files: %v", err)
+				return
+			}
+			r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: fs}, pool.Handler{
+				Done: func(resp protocol.Response) {
+					ctx.Dispatch(func(app.Context) {
+						r.classifying = false
+						if r.model == model {
+							r.graphs, r.chosen = resp.Graphs, 0
+						}
+					})
+				},
+				Fail: func(err error) {
+					ctx.Dispatch(func(app.Context) {
+						r.classifying = false
+						r.classErr = "Could not classify: " + err.Error()
+						if len(r.graphs) > 0 {
+							r.classErr += "\nThe earlier predictions below still stand."
+						}
+					})
+				},
+			})
+		})
+	})
+}
+
+func (r *Root) classifyTab() app.UI {
+	t := &ClassifyTab{
+		Running: r.classifying, Error: r.classErr, Graphs: r.graphs, Chosen: r.chosen,
+		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.classify(ctx, files) }) },
+		OnChoose: func(i int) { r.act(func(app.Context) { r.chosen = i }) },
+	}
+	if r.model != nil {
+		t.Model, t.Weight = r.model.info, r.model.after
+	}
+	return t
+}
+
+func (r *Root) modelsTab() app.UI {
+	t := &ModelsTab{
+		Loading: r.modelLoading, Error: r.modelErr,
+		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.uploadModel(ctx, files) }) },
+	}
+	if m := r.model; m != nil {
+		t.Model, t.Weight, t.URL = m.info, m.after, m.url
+		t.FileName = "wkpi-" + m.info.Dataset + ".json"
+	}
+	return t
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// value evaluates a JS expression (awaiting a promise) in the page.
+func value[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, 40*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(sctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// predictions reads the Classify tab's table: file, label and decision
+// values per row.
+func predictions(t *testing.T, ctx context.Context) [][3]string {
+	return value[[][3]string](t, ctx, `[...document.querySelectorAll("#predictions tbody tr")].map(r =>
+		[r.cells[0].textContent, r.querySelector(".predicted").textContent, r.querySelector(".decision").textContent])`)
+}
+
+// trainAndClassify runs with MUTAG loaded: a 10-fold CV with the defaults,
+// the final model, classification of uploaded files, export, reload and
+// import of the model, and the errors of bad files.
+func trainAndClassify(t *testing.T, ctx context.Context) {
+	fixtures, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := []string{filepath.Join(fixtures, "nitrobenzene.mol"), filepath.Join(fixtures, "bowtie.edges")}
+
+	step(t, ctx, "Train tab: the defaults arrive from a worker",
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+		until(`document.querySelector("#train-folds").value === "10" && document.querySelector("#train-descriptor").value === "ricci"`),
+	)
+	start := time.Now()
+	step(t, ctx, "run a 10-fold CV with the defaults; the page still answers",
+		chromedp.Click(chromedp.CSS("#train-run")),
+		chromedp.WaitVisible(chromedp.CSS("#train-progress progress")),
+		chromedp.Click(chromedp.CSS("#tab-explore")),
+		// Both at once: the click was handled while the CV still ran.
+		until(`document.querySelector("#tab-explore").getAttribute("aria-selected") === "true" && !!document.querySelector("#jobs")`),
+		chromedp.WaitVisible(chromedp.CSS("#diagram svg")),
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		chromedp.WaitVisible(chromedp.CSS("#train-progress")),
+	)
+	stepWithin(t, ctx, 4*time.Minute, "the CV ends with accuracies, folds, curves and the final model",
+		chromedp.WaitVisible(chromedp.CSS("#acc-baseline")),
+		chromedp.WaitVisible(chromedp.CSS("#heat-after svg rect")),
+		chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
+	)
+	t.Logf("BENCH browser 10-fold CV + final model on MUTAG (pool of %d workers): %.1f s",
+		value[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 4)`), time.Since(start).Seconds())
+	learned := value[string](t, ctx, `document.querySelector("#acc-learned").dataset.value`)
+	baseline := value[string](t, ctx, `document.querySelector("#acc-baseline").dataset.value`)
+	rows := value[int](t, ctx, `document.querySelectorAll("#fold-table tbody tr").length`)
+	curves := value[int](t, ctx, `document.querySelectorAll("#cost-plot polyline").length`)
+	cells := value[int](t, ctx, `[...document.querySelectorAll("#confusion-learned td")].reduce((s, c) => s + Number(c.textContent), 0)`)
+	t.Logf("MUTAG 10-fold CV in the browser: learned %s, baseline %s (shown %q and %q)", learned, baseline,
+		value[string](t, ctx, `document.querySelector("#acc-learned").textContent`), value[string](t, ctx, `document.querySelector("#acc-baseline").textContent`))
+	l, errL := strconv.ParseFloat(learned, 64)
+	b, errB := strconv.ParseFloat(baseline, 64)
+	if errL != nil || errB != nil || l < 0 || l > 1 || b < 0 || b > 1 {
+		t.Fatalf("accuracies %q, %q are not numbers in [0, 1]", learned, baseline)
+	}
+	if rows != 10 || curves != 10 || cells != 188 {
+		t.Errorf("%d fold rows, %d cost curves, confusion over %d graphs; want 10, 10, 188", rows, curves, cells)
+	}
+	if b < 0.80 || l < 0.80 {
+		t.Errorf("accuracy on MUTAG: learned %.3f, baseline (unlearned) %.3f; want both >= 0.80", l, b)
+	}
+	step(t, ctx, "screenshot of the Train tab", screenshot("train"))
+	step(t, ctx, "a second run can be canceled; the model of the first stays",
+		chromedp.Click(chromedp.CSS("#train-run")),
+		chromedp.WaitVisible(chromedp.CSS("#train-cancel")),
+		chromedp.Click(chromedp.CSS("#train-cancel")),
+		textContains("#train-error", "Canceled."),
+		chromedp.WaitNotPresent(chromedp.CSS("#jobs")),
+		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+	)
+
+	step(t, ctx, "classify uploaded graph files",
+		chromedp.Click(chromedp.CSS("#tab-classify")),
+		chromedp.SetUploadFiles(chromedp.CSS("#classify-upload"), graphs),
+		until(`document.querySelectorAll("#predictions tbody tr").length === 2`),
+		chromedp.WaitVisible(chromedp.CSS("#classify-heat .points circle")),
+		screenshot("classify"),
+	)
+	first := predictions(t, ctx)
+	t.Logf("predictions: %q", first)
+	for i, want := range []string{"nitrobenzene.mol", "bowtie.edges"} {
+		if first[i][0] != want || (first[i][1] != "-1" && first[i][1] != "1") || first[i][2] == "" {
+			t.Errorf("row %d: %q, want file %s with a MUTAG class and decision values", i, first[i], want)
+		}
+	}
+	step(t, ctx, "a malformed graph file shows a readable error; the app stays usable",
+		chromedp.SetUploadFiles(chromedp.CSS("#classify-upload"), []string{filepath.Join(fixtures, "broken.edges")}),
+		textContains("#classify-error", "broken.edges line 2"),
+		textContains("#classify-error", "earlier predictions"),
+		chromedp.Click(chromedp.CSS("#predictions tbody tr:nth-child(2)")),
+		textContains("#panel", "bowtie.edges, graph 0: predicted"),
+	)
+
+	dir := t.TempDir()
+	step(t, ctx, "Models tab: the model can be downloaded",
+		chromedp.Click(chromedp.CSS("#tab-models")),
+		textContains("#model-dataset", "MUTAG"),
+		chromedp.WaitVisible(chromedp.CSS("#model-download")),
+		chromedp.WaitVisible(chromedp.CSS("#model-heat svg rect")),
+		screenshot("models"),
+	)
+	if name := value[string](t, ctx, `document.querySelector("#model-download").getAttribute("download")`); name != "wkpi-MUTAG.json" {
+		t.Errorf("download name %q", name)
+	}
+	modelJSON := value[string](t, ctx, `fetch(document.querySelector("#model-download").href).then(r => r.text())`)
+	var m struct {
+		Format  string   `json:"format"`
+		Dataset string   `json:"dataset"`
+		Classes []string `json:"classes"`
+	}
+	if err := json.Unmarshal([]byte(modelJSON), &m); err != nil || m.Format != "wkpi-model" || m.Dataset != "MUTAG" {
+		t.Fatalf("downloaded model: %v %+v", err, m)
+	}
+	modelFile := filepath.Join(dir, "wkpi-MUTAG.json")
+	corrupt := filepath.Join(dir, "corrupt.json")
+	if err := os.WriteFile(modelFile, []byte(modelJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(corrupt, []byte(modelJSON[:len(modelJSON)/3]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	step(t, ctx, "a corrupt model file shows a readable error; the model stays",
+		chromedp.SetUploadFiles(chromedp.CSS("#model-upload"), []string{corrupt}),
+		textContains("#model-error", "Could not load corrupt.json: this file is not a usable WKPI model"),
+		textContains("#model-error", "unchanged"),
+		textContains("#model-dataset", "MUTAG"),
+		screenshot("model-error"),
+	)
+	step(t, ctx, "reload: the model comes back from IndexedDB",
+		chromedp.Reload(),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		textContains("#summary-graphs", "188 graphs"),
+		chromedp.Click(chromedp.CSS("#tab-models")),
+		textContains("#model-dataset", "MUTAG"),
+	)
+	step(t, ctx, "import the downloaded model and classify again: same predictions",
+		chromedp.SetUploadFiles(chromedp.CSS("#model-upload"), []string{modelFile}),
+		textContains("#status", "loaded from wkpi-MUTAG.json"),
+		chromedp.Click(chromedp.CSS("#tab-classify")),
+		chromedp.SetUploadFiles(chromedp.CSS("#classify-upload"), graphs),
+		until(`document.querySelectorAll("#predictions tbody tr").length === 2`),
+	)
+	if again := predictions(t, ctx); again != nil && (len(again) != 2 || again[0] != first[0] || again[1] != first[1]) {
+		t.Errorf("after export, reload and import: %q, before: %q", again, first)
+	}
+}
+
+// benchmarkWorker times jobs on a fresh worker through the protocol,
+// outside the UI: worker start, MUTAG's diagrams (the first stage of a
+// Train job), one training, and a whole 10-fold CV in one job, the same
+// work as the native `wkpi eval -data data/MUTAG`.
+func benchmarkWorker(t *testing.T, ctx context.Context) {
+	type timing struct {
+		Start  float64            `json:"start"`
+		Stages map[string]float64 `json:"stages"` // first report of each stage, ms after the job was sent
+		Total  float64            `json:"total"`
+		Error  string             `json:"error"`
+	}
+	stepWithin(t, ctx, 3*time.Minute, "benchmark a worker", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		res, err := chromedp.Evaluate[map[string]timing](`(async () => {
+			const t0 = performance.now();
+			const w = new Worker("/web/worker.js");
+			const zip = await (await fetch("/web/datasets/MUTAG.zip")).arrayBuffer();
+			let id = 0;
+			const job = (req, blobs) => new Promise((ok) => {
+				const sent = performance.now(), stages = {};
+				req.id = ++id;
+				w.onmessage = (e) => {
+					const h = JSON.parse(e.data.h);
+					if (h.event === "progress") { if (!(h.stage in stages)) stages[h.stage] = performance.now() - sent; return; }
+					ok({stages, total: performance.now() - sent, error: h.error || ""});
+				};
+				w.postMessage({h: JSON.stringify(req), b: blobs}, blobs);
+			});
+			const out = {};
+			out.defaults = await job({kind: "defaults"}, []);
+			out.defaults.start = performance.now() - t0;
+			out.train = await job({kind: "train", dataset: "m", files: [{name: "MUTAG.zip"}], training: {}}, [zip]);
+			out.cv = await job({kind: "cv", dataset: "m", training: {}}, []);
+			w.terminate();
+			return out; })()`, chromedp.EvalAwaitPromise)(ctx, tg)
+		if err != nil {
+			return err
+		}
+		for name, r := range res {
+			if r.Error != "" {
+				t.Errorf("%s job: %s", name, r.Error)
+			}
+		}
+		tr, cv := res["train"], res["cv"]
+		t.Logf("BENCH worker start incl. compile and first job: %.0f ms", res["defaults"].Start)
+		t.Logf("BENCH MUTAG parse + diagrams (until the images stage): %.0f ms; stages of the Train job (ms): %v", tr.Stages["images"], tr.Stages)
+		t.Logf("BENCH one Train job on MUTAG (features + learning + SVM): %.1f s", tr.Total/1000)
+		t.Logf("BENCH one-job 10-fold CV on MUTAG in a worker (features cached): %.1f s", cv.Total/1000)
+		return nil
+	}))
+}

@@ -1,0 +1,236 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/features"
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/model"
+	"wkpi-web/core/pimage"
+	"wkpi-web/core/progress"
+	"wkpi-web/wasm/protocol"
+)
+
+// Defaults is the Training the page starts from: eval.DefaultConfig with
+// the descriptor and the cross-validation of `wkpi eval`.
+func Defaults() protocol.Training {
+	c := eval.DefaultConfig()
+	return protocol.Training{
+		Descriptor: string(filtration.KindRicci), Init: c.Learn.Init, M: c.Learn.M,
+		Sigma: c.Sigma, C: c.C, Folds: 10, Seed: 1,
+	}
+}
+
+// config turns the page's choices into an eval.Config and Plan; zero
+// fields keep the defaults.
+func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, error) {
+	if t == nil {
+		return features.Settings{}, eval.Config{}, eval.Plan{}, fmt.Errorf("no training settings")
+	}
+	d := Defaults()
+	cfg := eval.DefaultConfig()
+	cfg.Sigma, cfg.C = or(t.Sigma, d.Sigma), or(t.C, d.C)
+	cfg.Learn.M, cfg.Learn.Init = or(t.M, d.M), or(t.Init, d.Init)
+	desc := or(t.Descriptor, d.Descriptor)
+	// One seed splits the folds and starts the learning, as in `wkpi eval`.
+	cfg.Learn.Seed = or(t.Seed, d.Seed)
+	plan := eval.Plan{Folds: or(t.Folds, d.Folds), Seed: cfg.Learn.Seed, Only: t.Only}
+	switch {
+	case cfg.Sigma < 0, cfg.C < 0, cfg.Learn.M < 0:
+		return features.Settings{}, cfg, plan, fmt.Errorf("m, sigma and C must be positive (m=%d, sigma=%g, C=%g)", cfg.Learn.M, cfg.Sigma, cfg.C)
+	case plan.Folds < 2:
+		return features.Settings{}, cfg, plan, fmt.Errorf("cross-validation needs at least 2 folds, not %d", plan.Folds)
+	}
+	return features.Default(filtration.Kind(desc)), cfg, plan, nil
+}
+
+// wkpi returns the features of the held dataset under s, computing them
+// once per worker and descriptor: every fold job of a CV reuses them.
+func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Settings, report progress.Func) (*eval.WKPI, error) {
+	if w.feat != nil && w.featKey == w.key && w.featKind == s.Filtration.Kind {
+		return w.feat, nil
+	}
+	set, err := features.Compute(ctx, ds, s, report)
+	if err != nil {
+		return nil, err
+	}
+	e, err := eval.NewWKPI(set, ds.Labels, len(ds.Classes))
+	if err != nil {
+		return nil, err
+	}
+	w.feat, w.featKey, w.featKind = e, w.key, s.Filtration.Kind
+	return e, nil
+}
+
+func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
+	s, cfg, plan, err := config(t)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	e, err := w.wkpi(ctx, ds, s, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	rep, err := e.CrossValidate(ctx, cfg, plan, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	return protocol.Response{CV: &protocol.CVPart{Report: rep, Labels: ds.Labels, Classes: len(ds.Classes)}}, nil
+}
+
+// train learns the model on the whole dataset; it also returns the
+// initial weight function of the whole dataset, the "before" picture.
+func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
+	s, cfg, _, err := config(t)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	e, err := w.wkpi(ctx, ds, s, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	before, err := e.Initial(indices(len(ds.Labels)), cfg.Learn)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	m, err := e.Train(ctx, ds.Name, ds.Classes, cfg, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		return protocol.Response{}, err
+	}
+	resp := describe(m)
+	resp.Model = buf.Bytes()
+	resp.Arrays["before"] = HeatMap(before, m.Grid)
+	return resp, nil
+}
+
+// inspect loads a model as a user's file and describes it.
+func inspect(data []byte) (*model.Model, protocol.Response, error) {
+	m, err := model.Load(bytes.NewReader(data))
+	if err != nil {
+		return nil, protocol.Response{}, fmt.Errorf("this file is not a usable WKPI model: %w", err)
+	}
+	return m, describe(m), nil
+}
+
+func describe(m *model.Model) protocol.Response {
+	g := m.Grid
+	return protocol.Response{
+		Info: &protocol.Info{
+			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind),
+			Init: m.Learn.Init, M: m.Weight.Len(), Sigma: m.Sigma, C: m.C,
+			Grid: protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols},
+			Cost: m.Trace.Cost, Support: len(m.Support),
+		},
+		Arrays: map[string][]float64{"after": HeatMap(m.Weight, g)},
+	}
+}
+
+// HeatMap samples a weight function at the centre of every pixel of g,
+// row-major with row 0 at the lowest persistence, like a persistence image.
+func HeatMap(mix kernel.Mixture, g pimage.Grid) []float64 {
+	out := make([]float64, 0, g.Rows*g.Cols)
+	for _, c := range g.Centers() {
+		out = append(out, mix.At(c[0], c[1]))
+	}
+	return out
+}
+
+func predict(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
+	m, resp, err := inspect(req.Model)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	files, graphs, err := inputs(req.Inputs)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	report.Report("classify", 0, 1)
+	preds, err := m.Predict(ctx, graphs)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	for i, p := range preds {
+		resp.Graphs = append(resp.Graphs, protocol.Graph{
+			File: files[i].name, Index: files[i].index, Nodes: graphs[i].N, Edges: len(graphs[i].Edges),
+			Label: p.Label, Decision: p.Decision, Points: p.Points,
+		})
+	}
+	return resp, nil
+}
+
+type origin struct {
+	name  string
+	index int
+}
+
+// inputs reads the graphs to classify: a TU set (a zip, or files named
+// like DS_A.txt) as one, and every other file by graphfile.Parse. It
+// returns where each graph came from.
+func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("no files to classify")
+	}
+	var tuFiles, single []protocol.File
+	for _, f := range files {
+		base := path.Base(f.Name)
+		if strings.EqualFold(path.Ext(base), ".zip") || strings.HasSuffix(base, "_A.txt") ||
+			strings.HasSuffix(base, "_graph_indicator.txt") || strings.HasSuffix(base, "_graph_labels.txt") ||
+			strings.HasSuffix(base, "_node_labels.txt") || strings.HasSuffix(base, "_edge_labels.txt") {
+			tuFiles = append(tuFiles, f)
+		} else {
+			single = append(single, f)
+		}
+	}
+	var where []origin
+	var graphs []*graph.Graph
+	if len(tuFiles) > 0 {
+		ds, err := Parse(tuFiles)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, g := range ds.Graphs {
+			where = append(where, origin{ds.Name, i})
+			graphs = append(graphs, g)
+		}
+	}
+	for _, f := range single {
+		gs, err := graphfile.Parse(f.Name, f.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, g := range gs {
+			where = append(where, origin{f.Name, i})
+			graphs = append(graphs, g)
+		}
+	}
+	return where, graphs, nil
+}
+
+// or is v, or def when v is the zero value.
+func or[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+func indices(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}

@@ -1,0 +1,247 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/features"
+	"wkpi-web/core/graphfile"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/model"
+	"wkpi-web/core/pimage"
+	"wkpi-web/core/tu"
+	"wkpi-web/wasm/protocol"
+)
+
+func TestTrainingDefaults(t *testing.T) {
+	want := eval.DefaultConfig()
+	for _, tc := range []struct {
+		name string
+		in   protocol.Training
+	}{
+		{"zero fields take the defaults", protocol.Training{}},
+		{"the defaults as the page shows them", Defaults()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, cfg, plan, err := config(&tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(cfg, want) {
+				t.Errorf("config %+v, want eval.DefaultConfig() %+v", cfg, want)
+			}
+			if s.Filtration.Kind != "ricci" || plan.Folds != 10 || plan.Seed != 1 {
+				t.Errorf("descriptor %q, %d folds; want ricci and the 10 folds of wkpi eval", s.Filtration.Kind, plan.Folds)
+			}
+		})
+	}
+	s, cfg, plan, err := config(&protocol.Training{Descriptor: "degree", Init: "kmeans", M: 3, Sigma: 2, C: 0.5, Folds: 4, Seed: 9, Only: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Filtration.Kind != "degree" || cfg.Learn.Init != "kmeans" || cfg.Learn.M != 3 || cfg.Sigma != 2 || cfg.C != 0.5 || cfg.Learn.Seed != 9 ||
+		!reflect.DeepEqual(plan, eval.Plan{Folds: 4, Seed: 9, Only: []int{1}}) {
+		t.Errorf("choices not kept: %+v %+v %+v", s.Filtration, cfg, plan)
+	}
+	if _, _, _, err := config(&protocol.Training{Sigma: -1}); err == nil {
+		t.Error("a negative sigma was accepted")
+	}
+}
+
+// TestFoldJobsMergeToOneCV runs a CV as the page does, jobs of
+// interleaved folds on one worker (features computed once), merges the
+// parts with eval.Merge and compares with the same CV run in one call on
+// features computed apart.
+func TestFoldJobsMergeToOneCV(t *testing.T) {
+	mutag := files(t, "../../data/MUTAG")
+	tr := protocol.Training{M: 3, Folds: 3, Seed: 4}
+	var w Worker
+	ctx := context.Background()
+	var parts []eval.Report
+	var labels []int
+	for i, only := range [][]int{{1}, {0, 2}} { // the later job holds the lower fold
+		part := tr
+		part.Only = only
+		req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &part}
+		if i == 0 {
+			req.Files = mutag
+		}
+		r := w.Run(ctx, req, nil)
+		if r.Event != protocol.Done {
+			t.Fatalf("folds %v: %s", only, r.Error)
+		}
+		if len(r.CV.Report.Folds) != len(only) || r.CV.Report.Folds[0].Index != only[0] || r.CV.Classes != 2 {
+			t.Fatalf("folds %v part: %+v", only, r.CV.Report.Folds)
+		}
+		parts, labels = append(parts, r.CV.Report), r.CV.Labels
+	}
+	got, err := eval.Merge(labels, 2, parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ds, err := tu.Read("../../data/MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.Compute(ctx, ds, features.Default("ricci"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.NewWKPI(set, ds.Labels, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := eval.DefaultConfig()
+	cfg.Learn.M, cfg.Learn.Seed = 3, 4
+	want, err := e.CrossValidate(ctx, cfg, eval.Plan{Folds: 3, Seed: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(labels, ds.Labels) {
+		t.Fatal("the part's labels are not the dataset's")
+	}
+	for _, side := range []struct {
+		name      string
+		got, want eval.Result
+	}{{"learned", got.Learned, want.Learned}, {"baseline", got.Baseline, want.Baseline}} {
+		if side.got.Accuracy != side.want.Accuracy || !reflect.DeepEqual(side.got.PerFold, side.want.PerFold) ||
+			!reflect.DeepEqual(side.got.Confusion, side.want.Confusion) || !reflect.DeepEqual(side.got.Predictions, side.want.Predictions) {
+			t.Errorf("%s: merged fold jobs %+v, one CV %+v", side.name, side.got, side.want)
+		}
+	}
+	for f := range want.Folds {
+		if !reflect.DeepEqual(got.Folds[f].Trace.Cost, want.Folds[f].Trace.Cost) {
+			t.Errorf("fold %d cost curve differs", f)
+		}
+	}
+}
+
+// TestTrainInspectPredict trains on MUTAG in a worker, then checks the
+// model against an independent reading of it and the predictions against
+// model.Predict on graphs parsed apart.
+func TestTrainInspectPredict(t *testing.T) {
+	var w Worker
+	ctx := context.Background()
+	tr := &protocol.Training{M: 3}
+	r := w.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: files(t, "../../data/MUTAG"), Training: tr}, nil)
+	if r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	m, err := model.Load(bytes.NewReader(r.Model))
+	if err != nil {
+		t.Fatalf("the trained model does not load: %v", err)
+	}
+	info := r.Info
+	if info.Dataset != "MUTAG" || !reflect.DeepEqual(info.Classes, []string{"-1", "1"}) || info.M != 3 ||
+		info.Descriptor != "ricci" || info.Support != len(m.Support) || len(info.Cost) < 2 {
+		t.Errorf("info %+v", info)
+	}
+	g := info.Grid
+	for _, name := range []string{"before", "after"} {
+		if len(r.Arrays[name]) != g.Rows*g.Cols {
+			t.Fatalf("%s heat map has %d values for a %dx%d grid", name, len(r.Arrays[name]), g.Rows, g.Cols)
+		}
+	}
+	// Oracle for the heat map: the mixture's formula at the pixel centres.
+	for _, k := range []int{0, g.Cols + 3, g.Rows*g.Cols - 1} {
+		x := g.MinX + (float64(k%g.Cols)+0.5)*g.Pixel
+		y := g.MinY + (float64(k/g.Cols)+0.5)*g.Pixel
+		var want float64
+		for c := range m.Weight.W {
+			dx, dy := x-m.Weight.X[c], y-m.Weight.Y[c]
+			want += m.Weight.W[c] * math.Exp(-(dx*dx+dy*dy)/(m.Weight.Sigma[c]*m.Weight.Sigma[c]))
+		}
+		if got := r.Arrays["after"][k]; math.Abs(got-want) > 1e-12*math.Max(1, want) {
+			t.Errorf("after[%d] = %g, formula %g", k, got, want)
+		}
+	}
+
+	ins := w.Run(ctx, protocol.Request{Kind: protocol.Inspect, Model: r.Model}, nil)
+	if ins.Event != protocol.Done || !reflect.DeepEqual(ins.Info, r.Info) || !reflect.DeepEqual(ins.Arrays["after"], r.Arrays["after"]) {
+		t.Errorf("inspecting the saved model differs from the trained one: %s", ins.Error)
+	}
+
+	var inputs []protocol.File
+	var want []model.Prediction
+	for _, name := range []string{"nitrobenzene.mol", "bowtie.edges"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, protocol.File{Name: name, Data: data})
+		gs, err := graphfile.Parse(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(ctx, gs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p...)
+	}
+	inputs = append(inputs, files(t, "testdata")...) // STAR, a TU set of 2 graphs
+	p := w.Run(ctx, protocol.Request{Kind: protocol.Predict, Model: r.Model, Inputs: inputs}, nil)
+	if p.Event != protocol.Done {
+		t.Fatal(p.Error)
+	}
+	if len(p.Graphs) != 4 {
+		t.Fatalf("%d predictions for 4 graphs", len(p.Graphs))
+	}
+	// The TU set comes first, then the single files in order.
+	for i, tc := range []struct {
+		file         string
+		index, nodes int
+	}{{"STAR", 0, 4}, {"STAR", 1, 3}, {"nitrobenzene.mol", 0, 9}, {"bowtie.edges", 0, 6}} {
+		if g := p.Graphs[i]; g.File != tc.file || g.Index != tc.index || g.Nodes != tc.nodes {
+			t.Errorf("graph %d: %s #%d with %d nodes, want %s #%d with %d", i, g.File, g.Index, g.Nodes, tc.file, tc.index, tc.nodes)
+		}
+	}
+	for i, wp := range want {
+		g := p.Graphs[2+i]
+		if g.Label != wp.Label || !reflect.DeepEqual(g.Decision, wp.Decision) || !reflect.DeepEqual(g.Points, wp.Points) {
+			t.Errorf("%s: worker says %s %v, model.Predict %s %v", g.File, g.Label, g.Decision, wp.Label, wp.Decision)
+		}
+	}
+
+	for _, tc := range []struct {
+		name string
+		req  protocol.Request
+		want []string
+	}{
+		{"corrupt model", protocol.Request{Kind: protocol.Inspect, Model: r.Model[:len(r.Model)/2]}, []string{"not a usable WKPI model"}},
+		{"not a model", protocol.Request{Kind: protocol.Predict, Model: []byte(`{"format":"other"}`), Inputs: inputs}, []string{"not a usable WKPI model"}},
+		{"malformed graph file", protocol.Request{Kind: protocol.Predict, Model: r.Model,
+			Inputs: []protocol.File{{Name: "ok.edges", Data: []byte("1 2\n")}, {Name: "bad.edges", Data: []byte("1 2\n2 3 x y\n")}}}, []string{"bad.edges", "line 2"}},
+		{"no files", protocol.Request{Kind: protocol.Predict, Model: r.Model}, []string{"no files"}},
+	} {
+		got := w.Run(ctx, tc.req, nil)
+		for _, s := range tc.want {
+			if got.Event != protocol.Failed || !strings.Contains(got.Error, s) {
+				t.Errorf("%s: %q, want an error containing %q", tc.name, got.Error, s)
+			}
+		}
+	}
+}
+
+func TestHeatMapLayout(t *testing.T) {
+	// One component at the centre of pixel (row 1, col 2): the maximum
+	// must be there, in row-major order from the bottom row.
+	g := pimage.Grid{MinX: 0, MinY: 0, Pixel: 1, Rows: 3, Cols: 4}
+	h := HeatMap(kernel.Mixture{X: []float64{2.5}, Y: []float64{1.5}, Sigma: []float64{0.5}, W: []float64{2}}, g)
+	best := 0
+	for k := range h {
+		if h[k] > h[best] {
+			best = k
+		}
+	}
+	if len(h) != 12 || best != 1*4+2 || h[best] != 2 {
+		t.Fatalf("heat map %v: maximum at %d", h, best)
+	}
+}
