@@ -147,9 +147,18 @@ func checkImages(images [][]float64, n int) error {
 	return nil
 }
 
-// Gram returns the symmetric n x n kernel matrix of images.
+// Gram returns the symmetric n x n kernel matrix of images, computing
+// row ranges of equal work in parallel.
 func (k Kernel) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][]float64, error) {
-	g, err := k.GramRows(ctx, images, 0, len(images), prog)
+	n := len(images)
+	b := BalancedSplit(n, Parts(n))
+	tick := prog.Counter("gram", n)
+	g := make([][]float64, n)
+	err := Parallel(len(b)-1, func(p int) error {
+		rows, err := k.GramRows(ctx, images, b[p], b[p+1], func(string, int, int) { tick() })
+		copy(g[b[p]:], rows)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +214,25 @@ func Symmetrize(g [][]float64) {
 }
 
 // Cross returns the len(rows) x len(cols) matrix k(rows[i], cols[j]), for
-// example test images against training images for prediction.
+// example test images against training images for prediction, computing
+// ranges of rows in parallel.
 func (k Kernel) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
+	parts := Parts(len(rows))
+	tick := prog.Counter("cross", len(rows))
+	out := make([][]float64, len(rows))
+	err := Parallel(parts, func(p int) error {
+		i0, i1 := p*len(rows)/parts, (p+1)*len(rows)/parts
+		part, err := k.cross(ctx, rows[i0:i1], cols, func(string, int, int) { tick() })
+		copy(out[i0:], part)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (k Kernel) cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
 	if len(rows) == 0 || len(cols) == 0 {
 		return make([][]float64, len(rows)), nil
 	}

@@ -71,23 +71,60 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 		return nil, err
 	}
 	f := k.pixelFunc()
-	t := &Table{Sigma: sigma, Variant: v, n: n, pixels: pixels, off: make([]int64, 1, n*(n-1)/2+1)}
-	for i := 0; i < n; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	t := &Table{Sigma: sigma, Variant: v, n: n, pixels: pixels, off: make([]int64, n*(n-1)/2+1)}
+	// Two passes over row ranges in parallel: count each pair's entries,
+	// then fill them in at their final offsets, so the arrays are
+	// allocated once at their exact size.
+	b := BalancedSplit(n, Parts(n))
+	parts := len(b) - 1
+	err := Parallel(parts, func(p int) error {
+		for i := b[p]; i < b[p+1]; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			a := images[i]
+			for j := i + 1; j < n; j++ {
+				var c int64
+				for s, bv := range images[j] {
+					if a[s] != bv {
+						c++
+					}
+				}
+				t.off[t.pair(i, j)+1] = c
+			}
 		}
-		a := images[i]
-		for j := i + 1; j < n; j++ {
-			b := images[j]
-			for s := range a {
-				if d := a[s] - b[s]; d != 0 {
-					t.pix = append(t.pix, uint16(s))
-					t.val = append(t.val, float32(f(d)))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for q := 1; q < len(t.off); q++ {
+		t.off[q] += t.off[q-1]
+	}
+	t.pix = make([]uint16, t.off[len(t.off)-1])
+	t.val = make([]float32, t.off[len(t.off)-1])
+	tick := prog.Counter("pairs", n)
+	err = Parallel(parts, func(p int) error {
+		for i := b[p]; i < b[p+1]; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			a := images[i]
+			for j := i + 1; j < n; j++ {
+				e := t.off[t.pair(i, j)]
+				for s, bv := range images[j] {
+					if d := a[s] - bv; d != 0 {
+						t.pix[e], t.val[e] = uint16(s), float32(f(d))
+						e++
+					}
 				}
 			}
-			t.off = append(t.off, int64(len(t.pix)))
+			tick()
 		}
-		prog.Report("pairs", i+1, n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -44,7 +44,24 @@ func (p *PairSums) blockPair(b1, b2 int) int {
 // pass. labels are classes 0..k-1, folds[i] in 0..nFolds-1 is the CV fold of
 // image i (folds may be nil for a single fold).
 func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, prog progress.Func) (*PairSums, error) {
-	return NewPairSumsRows(ctx, images, labels, folds, nFolds, sigma, 0, len(images), prog)
+	n := len(images)
+	b := kernel.BalancedSplit(n, kernel.Parts(n))
+	parts := make([]*PairSums, len(b)-1)
+	tick := prog.Counter("pair sums", n)
+	err := kernel.Parallel(len(parts), func(p int) error {
+		var err error
+		parts[p], err = NewPairSumsRows(ctx, images, labels, folds, nFolds, sigma, b[p], b[p+1], func(string, int, int) { tick() })
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range parts[1:] {
+		if err := parts[0].Add(q); err != nil {
+			return nil, err
+		}
+	}
+	return parts[0], nil
 }
 
 // NewPairSumsRows accumulates only the pairs (i, j) with i0 <= i < i1 and
