@@ -27,6 +27,9 @@ type featureFlags struct {
 	rows                  int
 	channels              string
 	raw                   bool
+	rule, weighting       string
+	alpha, hksTime        float64
+	edgeValued, keepZero  bool
 }
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
@@ -35,6 +38,12 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output)")
 	fs.Float64Var(&f.tau, "tau", 0, "persistence image Gaussian width (0: one pixel)")
 	fs.IntVar(&f.rows, "rows", 40, "persistence image rows")
+	fs.StringVar(&f.rule, "rule", "min", "edge function to vertices: min (the paper) or mean")
+	fs.BoolVar(&f.edgeValued, "edge-valued", false, "0-dim sublevel persistence with edges at their own value (paper footnote) instead of lower-star")
+	fs.BoolVar(&f.keepZero, "keep-zero", false, "keep zero-persistence points")
+	fs.StringVar(&f.weighting, "weighting", "constant", "persistence image weighting: constant or linear (in persistence)")
+	fs.Float64Var(&f.alpha, "alpha", 0.5, "Ollivier-Ricci idleness alpha")
+	fs.Float64Var(&f.hksTime, "hks-time", 10, "heat kernel signature time t")
 	fs.BoolVar(&f.raw, "raw", false, "keep images unnormalised (default: unit L2 norm, as the authors' code)")
 	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
 }
@@ -44,6 +53,11 @@ func (f *featureFlags) settings() features.Settings {
 	s.Tau, s.Rows = f.tau, f.rows
 	s.Channels = splitList(f.channels)
 	s.Normalize = !f.raw
+	s.KeepZero = f.keepZero
+	s.Weighting = pimage.Weighting(f.weighting)
+	s.Filtration.Rule = filtration.Rule(f.rule)
+	s.Filtration.EdgeValued = f.edgeValued
+	s.Filtration.Alpha, s.Filtration.HKSTime = f.alpha, f.hksTime
 	return s
 }
 

@@ -47,24 +47,24 @@ const (
 // Options selects a descriptor function and its parameters. The zero value
 // of each field picks a default, so Options{Kind: KindRicci} is complete.
 type Options struct {
-	Kind Kind
+	Kind Kind `json:"kind"`
 	// Alpha is the Ollivier-Ricci idleness in (0, 1]; 0 means DefaultAlpha.
 	// (Idleness 0 itself is reachable only through RicciCurvature.)
-	Alpha float64
+	Alpha float64 `json:"alpha,omitempty"`
 	// HKSTime is the heat kernel time t > 0; 0 means DefaultHKSTime.
-	HKSTime float64
+	HKSTime float64 `json:"hks_time,omitempty"`
 	// Rule extends an edge function to vertices; "" means RuleMin.
-	Rule Rule
+	Rule Rule `json:"rule,omitempty"`
 	// Isolated is the value of a vertex without edges under an edge
 	// function; the default is 0, as with any zero field. Vertex functions
 	// ignore it.
-	Isolated float64
+	Isolated float64 `json:"isolated,omitempty"`
 	// EdgeValued asks for each edge's own value, for the sublevel 0-dim
 	// persistence of the paper's footnote, instead of the lower-star
 	// extension. It requires RuleMin, under which no vertex exceeds an
 	// incident edge; for a vertex function each edge gets the larger of its
 	// endpoints' values, which is what lower-star gives it anyway.
-	EdgeValued bool
+	EdgeValued bool `json:"edge_valued,omitempty"`
 }
 
 // Function is a descriptor function evaluated on one graph.
