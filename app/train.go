@@ -27,6 +27,7 @@ type TrainTab struct {
 	ETA      string
 	Error    string
 	Folds    []eval.Fold  // finished folds, in order of index
+	Tally    Tally        // of Folds, while the others run
 	Report   *eval.Report // merged, once every fold finished
 	Model    *protocol.Info
 	Before   []float64
@@ -34,6 +35,14 @@ type TrainTab struct {
 	OnForm   func(protocol.Training)
 	OnRun    func()
 	OnCancel func()
+}
+
+// Tally is the running result of a cross-validation: Done of Total folds
+// finished, and the mean accuracy over those of the learned and of the
+// initial weight function.
+type Tally struct {
+	Done, Total       int
+	Learned, Baseline float64
 }
 
 // Render lays out the form, the progress and the results.
@@ -146,7 +155,9 @@ func (t *TrainTab) results() app.UI {
 					app.Dd().Body(accuracy("acc-baseline", r.Baseline)),
 				)
 			}).Else(func() app.UI {
-				return app.P().Class("muted").Text(fmt.Sprintf("%d fold(s) done…", len(t.Folds)))
+				s := t.Tally
+				return app.P().ID("train-tally").Class("muted").DataSet("done", s.Done).Text(
+					fmt.Sprintf("%d of %d folds: learned %.1f %%, baseline %.1f %% so far…", s.Done, s.Total, 100*s.Learned, 100*s.Baseline))
 			}),
 			foldTable(t.Folds),
 			app.If(t.Report != nil, func() app.UI {

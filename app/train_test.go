@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +123,86 @@ func TestClassifyAndModelsTabs(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Models tab", want)
 		}
+	}
+}
+
+// TestCVRunFoldsAsTheyCome feeds a 3-fold run as two workers would: folds
+// one by one, out of order, one sent twice by a retried job, then the
+// jobs' parts. Each fold counts once; the tally is the mean so far; the
+// report waits for every part and is their merge.
+func TestCVRunFoldsAsTheyCome(t *testing.T) {
+	labels := []int{0, 1, 0, 1, 0, 1}
+	fold := func(i int, acc, base float64) eval.Fold {
+		return eval.Fold{Index: i, Accuracy: acc, Baseline: base, Test: []int{2 * i, 2*i + 1},
+			Predicted: []int{0, 1}, BaselinePredicted: []int{0, 0}, Trace: learn.Trace{Cost: []float64{1, 0.5}}}
+	}
+	f0, f1, f2 := fold(0, 1, 0.5), fold(1, 0.5, 0.5), fold(2, 0, 1)
+	c := &cvRun{units: 4, tally: Tally{Total: 3}}
+	indices := func() (out []int) {
+		for _, f := range c.folds {
+			out = append(out, f.Index)
+		}
+		return out
+	}
+	for _, step := range []struct {
+		name string
+		do   func()
+		want []int
+		// Hand-computed means of the folds so far.
+		learned, baseline float64
+		merged            bool
+	}{
+		{"fold 2 first", func() { c.addFold(f2) }, []int{2}, 0, 1, false},
+		{"fold 0", func() { c.addFold(f0) }, []int{0, 2}, 0.5, 0.75, false},
+		{"fold 0 again, from a retry", func() { c.addFold(f0) }, []int{0, 2}, 0.5, 0.75, false},
+		{"the part of folds 0 and 2", func() {
+			c.addPart(&protocol.CVPart{Report: eval.Report{Folds: []eval.Fold{f0, f2}}, Labels: labels, Classes: 2})
+		}, []int{0, 2}, 0.5, 0.75, false},
+		{"the part of fold 1, with no Partial before", func() {
+			c.addPart(&protocol.CVPart{Report: eval.Report{Folds: []eval.Fold{f1}}, Labels: labels, Classes: 2})
+		}, []int{0, 1, 2}, 0.5, 2.0 / 3, true},
+	} {
+		step.do()
+		if got := indices(); !slices.Equal(got, step.want) {
+			t.Fatalf("%s: folds %v, want %v", step.name, got, step.want)
+		}
+		tl := c.tally
+		if tl.Done != len(step.want) || tl.Total != 3 || math.Abs(tl.Learned-step.learned) > 1e-12 || math.Abs(tl.Baseline-step.baseline) > 1e-12 {
+			t.Errorf("%s: tally %+v, want %d of 3, learned %g, baseline %g", step.name, tl, len(step.want), step.learned, step.baseline)
+		}
+		if (c.report != nil) != step.merged {
+			t.Fatalf("%s: report %v, want merged %v", step.name, c.report != nil, step.merged)
+		}
+		if got := c.finished(); got != len(step.want) {
+			t.Errorf("%s: %d units finished, want %d", step.name, got, len(step.want))
+		}
+	}
+	// Merged: the mean of the fold accuracies, predictions in sample order.
+	if r := c.report; r.Learned.Accuracy != 0.5 || fmt.Sprint(r.Learned.Predictions) != "[0 1 0 1 0 1]" || c.err != "" {
+		t.Errorf("merged report %+v (error %q)", r.Learned, c.err)
+	}
+}
+
+// TestTrainTabWhileRunning: before the merge, the tab shows the folds so
+// far in the table and the plot, and the running tally.
+func TestTrainTabWhileRunning(t *testing.T) {
+	s := &protocol.Summary{Name: "TOY", Graphs: 30, Classes: []protocol.Class{{Label: "x", Count: 15}, {Label: "y", Count: 15}}}
+	folds := []eval.Fold{
+		{Index: 0, Accuracy: 1, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1}, Iterations: 1}},
+		{Index: 3, Accuracy: 0.5, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1.5, 1}, Iterations: 2}},
+	}
+	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Folds: 10}, Running: true,
+		Folds: folds, Tally: Tally{Done: 2, Total: 10, Learned: 0.75, Baseline: 0.5}})
+	if !strings.Contains(html, "2 of 10 folds: learned 75.0 %, baseline 50.0 % so far") {
+		t.Error("no running tally in the Train tab")
+	}
+	if n := len(elems(html, "polyline")); n != 2 {
+		t.Errorf("%d cost curves, want 2", n)
+	}
+	if cells := regexpCells(html, "fold-table"); fmt.Sprint(cells) != "[1 100.0 % 50.0 % 1 4 50.0 % 50.0 % 2]" {
+		t.Errorf("fold table cells %v", cells)
+	}
+	if strings.Contains(html, "confusion-learned") {
+		t.Error("a confusion matrix before the merge")
 	}
 }

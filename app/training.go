@@ -1,8 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,22 +18,62 @@ import (
 // cvRun is one press of Run: jobs of some folds each, and the final model.
 type cvRun struct {
 	jobs      map[int64]bool // jobs still running
-	foldsDone map[int64]int  // folds each job has finished
 	modelDone bool
 	units     int // folds + the final training
-	finished  int
 	start     time.Time
-	parts     []eval.Report
-	folds     []eval.Fold // of the finished parts, sorted by index
+	parts     []eval.Report // of the jobs that finished
+	folds     []eval.Fold   // every fold finished so far, once each, by index
+	tally     Tally
 	labels    []int
 	classes   int
-	report    *eval.Report
+	report    *eval.Report // merged from parts, once every job's part is in
 	stage     string
 	eta       string
 	err       string
 	info      *protocol.Info // the final model, once trained
 	before    []float64
 	after     []float64
+}
+
+// addFold records a finished fold, as a worker sent it ahead of its job's
+// end or in the job's part, unless it has it already: a job retried on a
+// fresh worker sends its folds again.
+func (c *cvRun) addFold(f eval.Fold) {
+	i, found := slices.BinarySearchFunc(c.folds, f.Index, func(g eval.Fold, index int) int { return cmp.Compare(g.Index, index) })
+	if found {
+		return
+	}
+	c.folds = slices.Insert(c.folds, i, f)
+	learned, baseline := make([]float64, len(c.folds)), make([]float64, len(c.folds))
+	for k, g := range c.folds {
+		learned[k], baseline[k] = g.Accuracy, g.Baseline
+	}
+	c.tally.Done = len(c.folds)
+	c.tally.Learned, _ = eval.MeanStd(learned)
+	c.tally.Baseline, _ = eval.MeanStd(baseline)
+}
+
+// addPart records a finished job's folds; once every fold's part is in,
+// the report is eval.Merge of the parts, as for a CV run in one piece.
+func (c *cvRun) addPart(part *protocol.CVPart) {
+	c.parts = append(c.parts, part.Report)
+	c.labels, c.classes = part.Labels, part.Classes
+	n := 0
+	for _, p := range c.parts {
+		n += len(p.Folds)
+		for _, f := range p.Folds {
+			c.addFold(f)
+		}
+	}
+	if n != c.tally.Total {
+		return
+	}
+	merged, err := eval.Merge(c.labels, c.classes, c.parts...)
+	if err != nil {
+		c.err = "Merging the folds failed: " + err.Error()
+		return
+	}
+	c.report = &merged
 }
 
 // trained is the current model: its JSON, as a worker described it.
@@ -51,8 +93,8 @@ func (r *Root) trainTab() app.UI {
 	}
 	if c := r.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
-		t.Fraction = float64(c.finished) / float64(c.units)
-		t.Folds, t.Report = c.folds, c.report
+		t.Fraction = float64(c.finished()) / float64(c.units)
+		t.Folds, t.Tally, t.Report = c.folds, c.tally, c.report
 		t.Model, t.Before, t.After = c.info, c.before, c.after
 	}
 	return t
@@ -89,7 +131,7 @@ func (r *Root) runCV(ctx app.Context) {
 		r.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", r.summary.Graphs), units: 1}
 		return
 	}
-	c := &cvRun{jobs: map[int64]bool{}, foldsDone: map[int64]int{}, units: folds + 1, start: time.Now(),
+	c := &cvRun{jobs: map[int64]bool{}, units: folds + 1, tally: Tally{Total: folds}, start: time.Now(),
 		stage: "Starting…", eta: "estimating time left…"}
 	r.cv = c
 	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", r.summary.Name, folds)
@@ -112,24 +154,32 @@ func (r *Root) runCV(ctx app.Context) {
 			t.Only = append(t.Only, f)
 		}
 		id := new(int64)
+		// live says whether the job's messages still count: not once the
+		// run was replaced or canceled.
+		live := func() bool { return r.cv == c && c.jobs[*id] }
 		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: r.key, Training: &t}, pool.Handler{
 			Progress: func(stage string, done, total int) {
 				ctx.Dispatch(func(app.Context) {
-					if r.cv != c {
-						return
+					// The folds arrive whole as Partial messages; their count
+					// here is of this job's part only, which would mislead.
+					if live() && stage != "folds" {
+						c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
 					}
-					if stage == "folds" {
-						c.foldsDone[*id] = done
+				})
+			},
+			Partial: func(resp protocol.Response) {
+				ctx.Dispatch(func(app.Context) {
+					if live() && resp.Fold != nil {
+						c.addFold(*resp.Fold)
 						r.estimate(c)
-						return
 					}
-					c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
 				})
 			},
 			Done: func(resp protocol.Response) {
 				ctx.Dispatch(func(app.Context) {
-					if r.cv == c {
-						r.foldsIn(c, *id, resp.CV)
+					if live() {
+						c.addPart(resp.CV)
+						r.jobDone(c, *id)
 					}
 				})
 			},
@@ -172,28 +222,6 @@ func list(folds []int) string {
 	return strings.Join(s, ",")
 }
 
-// foldsIn adds a job's folds to the run, and merges them all once every
-// fold is in.
-func (r *Root) foldsIn(c *cvRun, id int64, part *protocol.CVPart) {
-	c.parts = append(c.parts, part.Report)
-	c.labels, c.classes = part.Labels, part.Classes
-	c.folds = nil
-	for _, p := range c.parts {
-		c.folds = append(c.folds, p.Folds...)
-	}
-	sortFolds(c.folds)
-	if len(c.folds) == c.units-1 {
-		merged, err := eval.Merge(c.labels, c.classes, c.parts...)
-		if err != nil {
-			c.err = "Merging the folds failed: " + err.Error()
-		} else {
-			c.report = &merged
-		}
-	}
-	c.foldsDone[id] = len(part.Report.Folds)
-	r.jobDone(c, id)
-}
-
 // jobDone forgets a finished job and updates the estimate.
 func (r *Root) jobDone(c *cvRun, id int64) {
 	delete(c.jobs, id)
@@ -204,20 +232,21 @@ func (r *Root) jobDone(c *cvRun, id int64) {
 	}
 }
 
-// estimate counts finished units (folds and the final model) and puts the
-// time left at the rate of those so far.
-func (r *Root) estimate(c *cvRun) {
-	c.finished = 0
-	for _, n := range c.foldsDone {
-		c.finished += n
-	}
+// finished counts the finished units: folds and the final model.
+func (c *cvRun) finished() int {
+	n := len(c.folds)
 	if c.modelDone {
-		c.finished++
+		n++
 	}
-	if c.finished > 0 && c.finished < c.units {
+	return n
+}
+
+// estimate puts the time left at the rate of the units finished so far.
+func (r *Root) estimate(c *cvRun) {
+	if done := c.finished(); done > 0 && done < c.units {
 		elapsed := time.Since(c.start)
-		left := time.Duration(float64(elapsed) / float64(c.finished) * float64(c.units-c.finished))
-		c.eta = fmt.Sprintf("%d of %d done, about %s left", c.finished, c.units, left.Round(time.Second))
+		left := time.Duration(float64(elapsed) / float64(done) * float64(c.units-done))
+		c.eta = fmt.Sprintf("%d of %d done, about %s left", done, c.units, left.Round(time.Second))
 	}
 }
 
@@ -234,14 +263,6 @@ func (r *Root) cancelCV(why string) {
 	c.stage, c.eta = "", ""
 	if why != "" {
 		c.err, r.status = why, why
-	}
-}
-
-func sortFolds(f []eval.Fold) {
-	for i := 1; i < len(f); i++ { // few folds: insertion sort keeps it short
-		for j := i; j > 0 && f[j].Index < f[j-1].Index; j-- {
-			f[j], f[j-1] = f[j-1], f[j]
-		}
 	}
 }
 

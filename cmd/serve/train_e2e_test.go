@@ -48,6 +48,17 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	)
 	start := time.Now()
 	step(t, ctx, "run a 10-fold CV with the defaults; the page still answers",
+		// Record every state of the fold table, so that folds shown before
+		// the CV completes are seen even between two polls.
+		until(`(() => { window.foldStates = [];
+			new MutationObserver(() => {
+				const s = {rows: document.querySelectorAll("#fold-table tbody tr").length,
+					tally: Number(document.querySelector("#train-tally")?.dataset.done ?? -1),
+					running: !!document.querySelector("#train-progress"), merged: !!document.querySelector("#acc-baseline")};
+				const last = window.foldStates.at(-1);
+				if (!last || JSON.stringify(last) !== JSON.stringify(s)) window.foldStates.push(s);
+			}).observe(document.body, {childList: true, subtree: true, attributes: true, characterData: true});
+			return true; })()`),
 		chromedp.Click(chromedp.CSS("#train-run")),
 		chromedp.WaitVisible(chromedp.CSS("#train-progress progress")),
 		chromedp.Click(chromedp.CSS("#tab-explore")),
@@ -62,8 +73,35 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		chromedp.WaitVisible(chromedp.CSS("#heat-after svg rect")),
 		chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
 	)
-	t.Logf("BENCH browser 10-fold CV + final model on MUTAG (pool of %d workers): %.1f s",
-		value[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 4)`), time.Since(start).Seconds())
+	workers := value[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 4)`)
+	t.Logf("BENCH browser 10-fold CV + final model on MUTAG (pool of %d workers): %.1f s", workers, time.Since(start).Seconds())
+	type foldState struct {
+		Rows    int  `json:"rows"`
+		Tally   int  `json:"tally"`
+		Running bool `json:"running"`
+		Merged  bool `json:"merged"`
+	}
+	states := value[[]foldState](t, ctx, `window.foldStates`)
+	var early []int // row counts shown while the CV ran, before the merge
+	counts := map[int]bool{}
+	for _, s := range states {
+		if s.Rows >= 1 && s.Rows <= 9 && s.Running && !s.Merged {
+			if len(early) > 0 && s.Rows < early[len(early)-1] {
+				t.Errorf("the fold table shrank from %d to %d rows", early[len(early)-1], s.Rows)
+			}
+			early, counts[s.Rows] = append(early, s.Rows), true
+			if s.Tally != s.Rows {
+				t.Errorf("%d fold rows but the tally counts %d folds", s.Rows, s.Tally)
+			}
+		}
+	}
+	t.Logf("fold rows shown before the CV completed: %v", early)
+	// Folds arriving only with their job's end (one job per worker) would
+	// show at most workers-1 row counts before the merge; one by one, they
+	// show nearly every count of 1..9.
+	if len(counts) <= workers {
+		t.Errorf("the fold table showed %v rows while the CV ran, want more than %d different counts (folds one by one); states %+v", early, workers, states)
+	}
 	learned := value[string](t, ctx, `document.querySelector("#acc-learned").dataset.value`)
 	baseline := value[string](t, ctx, `document.querySelector("#acc-baseline").dataset.value`)
 	rows := value[int](t, ctx, `document.querySelectorAll("#fold-table tbody tr").length`)

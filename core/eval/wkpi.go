@@ -258,6 +258,9 @@ type Plan struct {
 	Folds int   `json:"folds"`
 	Seed  int64 `json:"seed"`
 	Only  []int `json:"only,omitempty"`
+	// OnFold, when set, gets each fold as soon as it is complete, in
+	// order of index, so that a page can show folds while others run.
+	OnFold func(Fold) `json:"-"`
 }
 
 func (p Plan) runs(f int) bool {
@@ -356,6 +359,9 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 			return Report{}, err
 		}
 		rep.Folds = append(rep.Folds, fold)
+		if plan.OnFold != nil {
+			plan.OnFold(fold)
+		}
 		prog.Report("folds", len(rep.Folds), plan.Folds)
 	}
 	rep.Seconds = time.Since(start).Seconds()

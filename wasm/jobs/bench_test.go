@@ -31,14 +31,14 @@ func BenchmarkLayoutPROTEINS(b *testing.B) {
 func BenchmarkExploreMUTAG(b *testing.B) {
 	var w Worker
 	fs := files(b, "../../data/MUTAG")
-	if r := w.Run(context.Background(), protocol.Request{Kind: protocol.Load, Dataset: "m", Files: fs}, nil); r.Event != protocol.Done {
+	if r := w.Run(context.Background(), protocol.Request{Kind: protocol.Load, Dataset: "m", Files: fs}, nil, nil); r.Event != protocol.Done {
 		b.Fatal(r.Error)
 	}
 	b.ResetTimer()
 	for b.Loop() {
 		for i := 0; i < 188; i++ {
 			r := w.Run(context.Background(), protocol.Request{Kind: protocol.Explore, Dataset: "m", Graph: i,
-				Descriptor: protocol.Descriptor{Kind: "ricci"}}, nil)
+				Descriptor: protocol.Descriptor{Kind: "ricci"}}, nil, nil)
 			if r.Event != protocol.Done {
 				b.Fatal(r.Error)
 			}
@@ -53,7 +53,7 @@ func BenchmarkTrainMUTAG(b *testing.B) {
 	fs := files(b, "../../data/MUTAG")
 	for b.Loop() {
 		var w Worker
-		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Train, Dataset: "m", Files: fs, Training: &protocol.Training{}}, nil)
+		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Train, Dataset: "m", Files: fs, Training: &protocol.Training{}}, nil, nil)
 		if r.Event != protocol.Done {
 			b.Fatal(r.Error)
 		}
@@ -65,13 +65,13 @@ func BenchmarkTrainMUTAG(b *testing.B) {
 func BenchmarkCrossValidateMUTAG(b *testing.B) {
 	var w Worker
 	req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(b, "../../data/MUTAG"), Training: &protocol.Training{}}
-	if r := w.Run(context.Background(), req, nil); r.Event != protocol.Done {
+	if r := w.Run(context.Background(), req, nil, nil); r.Event != protocol.Done {
 		b.Fatal(r.Error)
 	}
 	req.Files = nil
 	b.ResetTimer()
 	for b.Loop() {
-		if r := w.Run(context.Background(), req, nil); r.Event != protocol.Done {
+		if r := w.Run(context.Background(), req, nil, nil); r.Event != protocol.Done {
 			b.Fatal(r.Error)
 		}
 	}

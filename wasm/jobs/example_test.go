@@ -17,11 +17,11 @@ func Example() {
 		{Name: "T_graph_labels.txt", Data: []byte("1\n-1\n")},
 	}
 	var w jobs.Worker
-	r := w.Run(context.Background(), protocol.Request{ID: 1, Kind: protocol.Load, Dataset: "t", Files: files}, nil)
+	r := w.Run(context.Background(), protocol.Request{ID: 1, Kind: protocol.Load, Dataset: "t", Files: files}, nil, nil)
 	fmt.Println(r.Event, r.Summary.Name, r.Summary.Graphs, "graphs,", r.Summary.Edges.Total, "edges")
 	// Later jobs on the same dataset need no files.
 	r = w.Run(context.Background(), protocol.Request{ID: 2, Kind: protocol.Explore, Dataset: "t", Graph: 0,
-		Descriptor: protocol.Descriptor{Kind: "degree"}}, nil)
+		Descriptor: protocol.Descriptor{Kind: "degree"}}, nil, nil)
 	fmt.Println(r.Event, "cycle", r.Explored.Diagrams.Ext1)
 	// Output:
 	// done T 2 graphs, 5 edges

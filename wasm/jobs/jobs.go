@@ -27,9 +27,11 @@ type Worker struct {
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;
-// errors become Failed with a message meant for the user.
-func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func) protocol.Response {
-	resp, err := w.run(ctx, req, report)
+// errors become Failed with a message meant for the user. A CrossValidate
+// job also gives each fold to fold (when not nil) as soon as it finishes,
+// before the Done that holds them all.
+func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(eval.Fold)) protocol.Response {
+	resp, err := w.run(ctx, req, report, fold)
 	if err != nil {
 		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error()}
 	}
@@ -37,7 +39,7 @@ func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.
 	return resp
 }
 
-func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
+func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
 	// Jobs that read no dataset.
 	switch req.Kind {
 	case protocol.Defaults:
@@ -71,7 +73,7 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		}
 		return explore(ctx, g, req, report)
 	case protocol.CrossValidate:
-		return w.crossValidate(ctx, ds, req.Training, report)
+		return w.crossValidate(ctx, ds, req.Training, report, fold)
 	case protocol.Train:
 		return w.train(ctx, ds, req.Training, report)
 	}

@@ -69,7 +69,7 @@ func TestLoadSummary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w Worker
-			r := w.Run(context.Background(), protocol.Request{ID: 7, Kind: protocol.Load, Dataset: "m", Files: tc.files}, nil)
+			r := w.Run(context.Background(), protocol.Request{ID: 7, Kind: protocol.Load, Dataset: "m", Files: tc.files}, nil, nil)
 			if r.Event != protocol.Done || r.ID != 7 {
 				t.Fatalf("response %+v", r)
 			}
@@ -95,13 +95,13 @@ func TestWorkerKeepsDataset(t *testing.T) {
 	var w Worker
 	star := files(t, "testdata")
 	ctx := context.Background()
-	if r := w.Run(ctx, protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 1}, nil); r.Event != protocol.Failed {
+	if r := w.Run(ctx, protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 1}, nil, nil); r.Event != protocol.Failed {
 		t.Fatalf("draw without a dataset: %+v", r)
 	}
-	if r := w.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: "s", Files: star}, nil); r.Event != protocol.Done {
+	if r := w.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: "s", Files: star}, nil, nil); r.Event != protocol.Done {
 		t.Fatalf("load: %+v", r)
 	}
-	r := w.Run(ctx, protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 1}, nil)
+	r := w.Run(ctx, protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 1}, nil, nil)
 	if r.Event != protocol.Done || r.Drawing.N != 3 || r.Drawing.Class != "b" || len(r.Drawing.Edges) != 3 {
 		t.Fatalf("draw from the held dataset: %+v %+v", r, r.Drawing)
 	}
@@ -116,7 +116,7 @@ func TestWorkerKeepsDataset(t *testing.T) {
 		{protocol.Request{Kind: protocol.CrossValidate, Dataset: "s", Training: &protocol.Training{Folds: 1}}, "at least 2 folds"},
 		{protocol.Request{Kind: protocol.Explore, Dataset: "s", Descriptor: protocol.Descriptor{Kind: "nope"}}, "graph 0:"},
 	} {
-		r := w.Run(ctx, tc.req, nil)
+		r := w.Run(ctx, tc.req, nil, nil)
 		if r.Event != protocol.Failed || !strings.Contains(r.Error, tc.want) {
 			t.Errorf("%+v: got %q, want an error containing %q", tc.req, r.Error, tc.want)
 		}
@@ -131,7 +131,7 @@ func TestMalformedUploadNamesFileAndLine(t *testing.T) {
 		}
 	}
 	var w Worker
-	r := w.Run(context.Background(), protocol.Request{Kind: protocol.Load, Dataset: "bad", Files: fs}, nil)
+	r := w.Run(context.Background(), protocol.Request{Kind: protocol.Load, Dataset: "bad", Files: fs}, nil, nil)
 	if r.Event != protocol.Failed || !strings.Contains(r.Error, "STAR_A.txt") || !strings.Contains(r.Error, "line 2") {
 		t.Fatalf("got %+v, want an error naming STAR_A.txt line 2", r)
 	}
@@ -143,7 +143,7 @@ func TestExploreStarDegree(t *testing.T) {
 	r := w.Run(context.Background(), protocol.Request{
 		Kind: protocol.Explore, Dataset: "s", Files: files(t, "testdata"), Graph: 0,
 		Descriptor: protocol.Descriptor{Kind: "degree"}, Rows: 10,
-	}, func(stage string, done, total int) { stages = append(stages, stage) })
+	}, func(stage string, done, total int) { stages = append(stages, stage) }, nil)
 	if r.Event != protocol.Done {
 		t.Fatalf("explore: %+v", r)
 	}
@@ -182,7 +182,7 @@ func TestExploreStarDegree(t *testing.T) {
 
 func TestLayout(t *testing.T) {
 	var w Worker
-	r := w.Run(context.Background(), protocol.Request{Kind: protocol.Draw, Dataset: "m", Files: files(t, "../../data/MUTAG"), Graph: 0}, nil)
+	r := w.Run(context.Background(), protocol.Request{Kind: protocol.Draw, Dataset: "m", Files: files(t, "../../data/MUTAG"), Graph: 0}, nil, nil)
 	if r.Event != protocol.Done {
 		t.Fatal(r.Error)
 	}
@@ -207,7 +207,7 @@ func TestLayout(t *testing.T) {
 	if all /= float64(n); adj > 0.5*all {
 		t.Fatalf("mean edge length %v, mean pair distance %v: layout does not pull neighbours together", adj, all)
 	}
-	again := w.Run(context.Background(), protocol.Request{Kind: protocol.Draw, Dataset: "m", Graph: 0}, nil)
+	again := w.Run(context.Background(), protocol.Request{Kind: protocol.Draw, Dataset: "m", Graph: 0}, nil, nil)
 	for i := range x {
 		if again.Arrays["x"][i] != x[i] || again.Arrays["y"][i] != y[i] {
 			t.Fatal("layout is not deterministic")
@@ -228,7 +228,7 @@ func TestExploreHonoursCancel(t *testing.T) {
 	cancel()
 	var w Worker
 	r := w.Run(ctx, protocol.Request{Kind: protocol.Explore, Dataset: "s", Files: files(t, "testdata"),
-		Descriptor: protocol.Descriptor{Kind: "degree"}}, nil)
+		Descriptor: protocol.Descriptor{Kind: "degree"}}, nil, nil)
 	if r.Event != protocol.Failed || r.Error != "canceled" {
 		t.Fatalf("got %+v, want a canceled failure", r)
 	}

@@ -70,11 +70,12 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	return e, nil
 }
 
-func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
+func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
 	s, cfg, plan, err := config(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
+	plan.OnFold = fold
 	e, err := w.wkpi(ctx, ds, s, report)
 	if err != nil {
 		return protocol.Response{}, err

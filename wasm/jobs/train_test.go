@@ -57,7 +57,8 @@ func TestTrainingDefaults(t *testing.T) {
 // TestFoldJobsMergeToOneCV runs a CV as the page does, jobs of
 // interleaved folds on one worker (features computed once), merges the
 // parts with eval.Merge and compares with the same CV run in one call on
-// features computed apart.
+// features computed apart. Each job also hands over its folds one by one
+// as they finish: the same folds, in order, as its Done part.
 func TestFoldJobsMergeToOneCV(t *testing.T) {
 	mutag := files(t, "../../data/MUTAG")
 	tr := protocol.Training{M: 3, Folds: 3, Seed: 4}
@@ -72,9 +73,13 @@ func TestFoldJobsMergeToOneCV(t *testing.T) {
 		if i == 0 {
 			req.Files = mutag
 		}
-		r := w.Run(ctx, req, nil)
+		var early []eval.Fold
+		r := w.Run(ctx, req, nil, func(f eval.Fold) { early = append(early, f) })
 		if r.Event != protocol.Done {
 			t.Fatalf("folds %v: %s", only, r.Error)
+		}
+		if !reflect.DeepEqual(early, r.CV.Report.Folds) {
+			t.Errorf("folds %v: handed over one by one %+v, in the part %+v", only, early, r.CV.Report.Folds)
 		}
 		if len(r.CV.Report.Folds) != len(only) || r.CV.Report.Folds[0].Index != only[0] || r.CV.Classes != 2 {
 			t.Fatalf("folds %v part: %+v", only, r.CV.Report.Folds)
@@ -130,7 +135,7 @@ func TestTrainInspectPredict(t *testing.T) {
 	var w Worker
 	ctx := context.Background()
 	tr := &protocol.Training{M: 3}
-	r := w.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: files(t, "../../data/MUTAG"), Training: tr}, nil)
+	r := w.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: files(t, "../../data/MUTAG"), Training: tr}, nil, nil)
 	if r.Event != protocol.Done {
 		t.Fatal(r.Error)
 	}
@@ -163,7 +168,7 @@ func TestTrainInspectPredict(t *testing.T) {
 		}
 	}
 
-	ins := w.Run(ctx, protocol.Request{Kind: protocol.Inspect, Model: r.Model}, nil)
+	ins := w.Run(ctx, protocol.Request{Kind: protocol.Inspect, Model: r.Model}, nil, nil)
 	if ins.Event != protocol.Done || !reflect.DeepEqual(ins.Info, r.Info) || !reflect.DeepEqual(ins.Arrays["after"], r.Arrays["after"]) {
 		t.Errorf("inspecting the saved model differs from the trained one: %s", ins.Error)
 	}
@@ -187,7 +192,7 @@ func TestTrainInspectPredict(t *testing.T) {
 		want = append(want, p...)
 	}
 	inputs = append(inputs, files(t, "testdata")...) // STAR, a TU set of 2 graphs
-	p := w.Run(ctx, protocol.Request{Kind: protocol.Predict, Model: r.Model, Inputs: inputs}, nil)
+	p := w.Run(ctx, protocol.Request{Kind: protocol.Predict, Model: r.Model, Inputs: inputs}, nil, nil)
 	if p.Event != protocol.Done {
 		t.Fatal(p.Error)
 	}
@@ -221,7 +226,7 @@ func TestTrainInspectPredict(t *testing.T) {
 			Inputs: []protocol.File{{Name: "ok.edges", Data: []byte("1 2\n")}, {Name: "bad.edges", Data: []byte("1 2\n2 3 x y\n")}}}, []string{"bad.edges", "line 2"}},
 		{"no files", protocol.Request{Kind: protocol.Predict, Model: r.Model}, []string{"no files"}},
 	} {
-		got := w.Run(ctx, tc.req, nil)
+		got := w.Run(ctx, tc.req, nil, nil)
 		for _, s := range tc.want {
 			if got.Event != protocol.Failed || !strings.Contains(got.Error, s) {
 				t.Errorf("%s: %q, want an error containing %q", tc.name, got.Error, s)

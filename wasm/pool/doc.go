@@ -1,8 +1,8 @@
 // Package pool runs jobs on a small pool of Web Workers from the page.
 //
 // Jobs queue in submission order and go to an idle worker; workers start
-// lazily, up to the pool's size. A job gets progress, then exactly one of
-// done or fail. Cancel ends a job at once: a queued job is dropped, a
+// lazily, up to the pool's size. A job gets progress and partial results,
+// then exactly one of done or fail. Cancel ends a job at once: a queued job is dropped, a
 // running one has its worker terminated and replaced, because a Go WASM
 // worker busy in a loop does not return to the JavaScript event loop, so
 // a "cancel" message would be read only after the job ends.

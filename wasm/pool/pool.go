@@ -23,8 +23,12 @@ type Spawn func(recv func(protocol.Envelope), died func(error)) (Conn, error)
 // Handler receives a job's events. Any field may be nil.
 type Handler struct {
 	Progress func(stage string, done, total int)
-	Done     func(protocol.Response)
-	Fail     func(error)
+	// Partial gets a piece of the result ahead of Done (a CV's finished
+	// fold). A job retried on a fresh worker sends its pieces again, so
+	// Partial may see one twice.
+	Partial func(protocol.Response)
+	Done    func(protocol.Response)
+	Fail    func(error)
 }
 
 // ErrCanceled is what Fail receives for a job canceled with Cancel.
@@ -220,6 +224,10 @@ func (p *Pool) receive(s *slot, e protocol.Envelope) {
 	case resp.Event == protocol.Progress:
 		if h := j.h.Progress; h != nil {
 			calls = append(calls, func() { h(resp.Stage, resp.Done, resp.Total) })
+		}
+	case resp.Event == protocol.Partial:
+		if h := j.h.Partial; h != nil {
+			calls = append(calls, func() { h(resp) })
 		}
 	case resp.Event == protocol.Done:
 		s.job = nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/eval"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -55,6 +56,9 @@ func (l *log) handler(name string) Handler {
 	return Handler{
 		Progress: func(stage string, done, total int) {
 			*l = append(*l, fmt.Sprintf("%s progress %s %d/%d", name, stage, done, total))
+		},
+		Partial: func(r protocol.Response) {
+			*l = append(*l, fmt.Sprintf("%s partial fold %d", name, r.Fold.Index))
 		},
 		Done: func(r protocol.Response) { *l = append(*l, name+" done") },
 		Fail: func(err error) { *l = append(*l, name+" fail: "+err.Error()) },
@@ -193,5 +197,35 @@ func TestSpawnFailureFailsJobs(t *testing.T) {
 	p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("a"))
 	if len(l) != 1 || l[0] != "a fail: starting a worker: WebAssembly disabled" {
 		t.Fatalf("events %q", l)
+	}
+}
+
+// TestPartialBeforeDone: a CV job's folds reach Partial as the worker
+// sends them, in order, between its progress and its Done; when the
+// worker dies, the retried job's folds come again from the fresh worker
+// (the page dedupes them) and the dead worker's late ones are dropped.
+func TestPartialBeforeDone(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(1, f.spawn)
+	p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("cv"))
+	p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("next"))
+	fold := func(i int) protocol.Response {
+		return protocol.Response{Event: protocol.Partial, Fold: &eval.Fold{Index: i}}
+	}
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Progress, Stage: "folds", Done: 0, Total: 2})
+	f.conns[0].answer(t, fold(0))
+	if len(f.conns[0].sent) != 1 {
+		t.Fatal("a partial result freed the worker for the next job")
+	}
+	f.conns[0].died(errors.New("out of memory"))
+	f.conns[0].answer(t, fold(2)) // late, from the dead worker
+	f.conns[1].answer(t, fold(0))
+	f.conns[1].answer(t, fold(2))
+	f.conns[1].answer(t, protocol.Response{Event: protocol.Done})
+	f.conns[1].answer(t, protocol.Response{Event: protocol.Done})
+	want := []string{"cv progress folds 0/2", "cv partial fold 0", "cv partial fold 0", "cv partial fold 2", "cv done", "next done"}
+	if strings.Join(l, "|") != strings.Join(want, "|") {
+		t.Fatalf("events %q, want %q", l, want)
 	}
 }

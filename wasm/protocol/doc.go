@@ -3,8 +3,9 @@
 // tests) share one definition.
 //
 // A job is a Request with an ID and a Kind; the worker answers with zero or
-// more progress Responses and then exactly one Done or Failed Response with
-// the same ID. A Request names the dataset it reads by key; the pool
+// more Progress Responses (and, for a cross-validation, a Partial Response
+// per fold as it finishes) and then exactly one Done or Failed Response
+// with the same ID. A Request names the dataset it reads by key; the pool
 // attaches the dataset's Files only when the worker does not hold that
 // dataset yet, so a dataset is parsed once per worker, not once per job.
 //

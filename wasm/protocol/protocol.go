@@ -39,6 +39,7 @@ type Event string
 
 const (
 	Progress Event = "progress" // Stage, Done and Total are set; more follows
+	Partial  Event = "partial"  // Fold is set: one finished fold of a CV; more follows
 	Done     Event = "done"     // the job's result; last message of the job
 	Failed   Event = "failed"   // Error is set; last message of the job
 )
@@ -95,13 +96,14 @@ type Response struct {
 	Total int    `json:"total,omitempty"`
 	Error string `json:"error,omitempty"`
 
-	Summary  *Summary  `json:"summary,omitempty"`
-	Drawing  *Drawing  `json:"drawing,omitempty"`
-	Explored *Explored `json:"explored,omitempty"`
-	Training *Training `json:"training,omitempty"` // Defaults
-	CV       *CVPart   `json:"cv,omitempty"`
-	Info     *Info     `json:"info,omitempty"` // Train, Inspect and Predict
-	Graphs   []Graph   `json:"graphs,omitempty"`
+	Summary  *Summary   `json:"summary,omitempty"`
+	Drawing  *Drawing   `json:"drawing,omitempty"`
+	Explored *Explored  `json:"explored,omitempty"`
+	Training *Training  `json:"training,omitempty"` // Defaults
+	CV       *CVPart    `json:"cv,omitempty"`
+	Fold     *eval.Fold `json:"fold,omitempty"` // Partial
+	Info     *Info      `json:"info,omitempty"` // Train, Inspect and Predict
+	Graphs   []Graph    `json:"graphs,omitempty"`
 	// Model is a trained model's JSON (Train); it travels as a blob.
 	Model []byte `json:"-"`
 

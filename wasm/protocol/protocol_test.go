@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/eval"
+	"wkpi-web/core/learn"
 	"wkpi-web/core/persistence"
 )
 
@@ -151,5 +153,34 @@ func TestModelAndInputsRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(back, resp) {
 		t.Fatalf("round trip\n got %+v\nwant %+v", back, resp)
+	}
+}
+
+// TestPartialRoundTrip: a finished fold travels in the header, whole; its
+// event and fields survive, and nothing goes to blobs.
+func TestPartialRoundTrip(t *testing.T) {
+	cfg := eval.DefaultConfig()
+	resp := Response{ID: 7, Event: Partial, Fold: &eval.Fold{
+		Index: 3, Config: cfg, Accuracy: 0.75, Baseline: 0.5,
+		Trace: learn.Trace{Cost: []float64{2.5, 1.25, 1}, Iterations: 2, Converged: true},
+		Test:  []int{4, 9, 11, 20}, Predicted: []int{0, 1, 1, 0}, BaselinePredicted: []int{1, 1, 1, 1},
+	}}
+	e, err := resp.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Blobs) != 0 || !strings.Contains(string(e.Header), `"event":"partial"`) {
+		t.Fatalf("header %s, %d blobs", e.Header, len(e.Blobs))
+	}
+	got, err := DecodeResponse(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, resp) {
+		t.Fatalf("round trip\n got %+v\nwant %+v", got, resp)
+	}
+	// Other events carry no fold.
+	if strings.Contains(string(mustEnvelope(t, Response{ID: 7, Event: Progress}).Header), "fold") {
+		t.Error("a progress message names a fold")
 	}
 }

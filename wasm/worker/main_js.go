@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"wkpi-web/core/eval"
 	"wkpi-web/wasm/jobs"
 	"wkpi-web/wasm/protocol"
 )
@@ -22,6 +23,11 @@ func main() {
 	post := func(r protocol.Response) {
 		e, err := r.Envelope()
 		if err != nil {
+			if r.Event == protocol.Partial {
+				// The job's Done holds the same fold and reports the
+				// error; a Failed now would end the job while it runs.
+				return
+			}
 			e, _ = protocol.Response{ID: r.ID, Event: protocol.Failed, Error: err.Error()}.Envelope()
 		}
 		blobs := self.Get("Array").New()
@@ -56,7 +62,11 @@ func main() {
 			report := jobs.Throttle(func(stage string, done, total int) {
 				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: stage, Done: done, Total: total})
 			}, progressEvery, time.Now)
-			post(w.Run(context.Background(), req, report))
+			// Folds are few and each is news for the page: never throttled.
+			fold := func(f eval.Fold) {
+				post(protocol.Response{ID: req.ID, Event: protocol.Partial, Fold: &f})
+			}
+			post(w.Run(context.Background(), req, report, fold))
 		}()
 		return nil
 	}))
