@@ -243,6 +243,23 @@ func TestBrowser(t *testing.T) {
 		textContains("#summary-graphs", "188 graphs"),
 	)
 
+	// A sparse file: the page must refuse it from its size, before reading.
+	huge := filepath.Join(dir, "HUGE_A.txt")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 513<<20); err != nil {
+		t.Fatal(err)
+	}
+	step(t, ctx, "an upload over the size limit is refused with a readable error",
+		chromedp.SetUploadFiles(chromedp.CSS("#upload"), []string{huge}),
+		textContains("#load-error", "HUGE_A.txt"),
+		textContains("#load-error", "512 MiB"),
+		chromedp.Click(chromedp.CSS("#demo-MUTAG")),
+		textContains("#summary-graphs", "188 graphs"),
+		chromedp.WaitNotPresent(chromedp.CSS("#load-error")),
+	)
+
 	step(t, ctx, "the service worker has cached the app, the worker and the demos",
 		until(`(async () => {
 			const want = ["/", "/web/app.wasm", "/web/worker.js", "/web/worker.wasm", "/wasm_exec.js", "/web/datasets/PTC_MR.zip", "/web/datasets/MUTAG.zip"];

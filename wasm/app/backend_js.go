@@ -80,21 +80,49 @@ func (b *backend) ReadFiles(files app.Value, done func([]protocol.File, error)) 
 	// files is a go-app value (from an event); read it with go-app's API.
 	n := files.Length()
 	list := make([]app.Value, n)
+	sizes := make([]protocol.Upload, n)
 	for i := range list {
 		list[i] = files.Index(i)
+		sizes[i] = protocol.Upload{Name: list[i].Get("name").String(), Size: int64(list[i].Get("size").Float())}
+	}
+	// Refuse before reading: a huge file would take the page's memory.
+	if err := protocol.CheckUpload(sizes); err != nil {
+		done(nil, err)
+		return
 	}
 	go func() {
 		var out []protocol.File
-		for _, f := range list {
-			ch := make(chan app.Value, 1)
-			f.Call("arrayBuffer").Then(func(buf app.Value) { ch <- buf })
-			a := app.Window().Get("Uint8Array").New(<-ch)
-			data := make([]byte, a.Length())
-			app.CopyBytesToGo(data, a)
-			out = append(out, protocol.File{Name: f.Get("name").String(), Data: data})
+		for i, f := range list {
+			data, err := readFile(f)
+			if err != nil {
+				done(nil, fmt.Errorf("%s: could not be read: %v", sizes[i].Name, err))
+				return
+			}
+			out = append(out, protocol.File{Name: sizes[i].Name, Data: data})
 		}
 		done(out, nil)
 	}()
+}
+
+// readFile waits for a File's bytes; the promise may also reject (a file
+// removed or unreadable since it was picked).
+func readFile(f app.Value) ([]byte, error) {
+	bufs := make(chan app.Value, 1)
+	fails := make(chan string, 1)
+	ok := app.FuncOf(func(_ app.Value, args []app.Value) any { bufs <- args[0]; return nil })
+	fail := app.FuncOf(func(_ app.Value, args []app.Value) any { fails <- args[0].Call("toString").String(); return nil })
+	defer ok.Release()
+	defer fail.Release()
+	f.Call("arrayBuffer").Call("then", ok, fail)
+	select {
+	case buf := <-bufs:
+		a := app.Window().Get("Uint8Array").New(buf)
+		data := make([]byte, a.Length())
+		app.CopyBytesToGo(data, a)
+		return data, nil
+	case msg := <-fails:
+		return nil, errors.New(msg)
+	}
 }
 
 func (b *backend) SaveModel(data []byte) {
