@@ -260,7 +260,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	if !*asJSON {
-		fmt.Fprintln(tw, "file\tgraph\tclass\tdecision")
+		fmt.Fprintln(tw, "file\tgraph\tclass\tdecision\tpoints")
 	}
 	for _, name := range fs.Args() {
 		graphs, err := readGraphs(name)
@@ -278,13 +278,21 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 					Graph    int       `json:"graph"`
 					Class    string    `json:"class"`
 					Decision []float64 `json:"decision"`
-				}{name, i, p.Label, p.Decision}
+					Points   int       `json:"points"`
+				}{name, i, p.Label, p.Decision, len(p.Points)}
 				if err := json.NewEncoder(stdout).Encode(rec); err != nil {
 					return err
 				}
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%.4g\n", name, i, p.Label, p.Decision)
+			// No points: the descriptor is constant on the graph (a ring
+			// of equal curvature, say), so its image is empty and every
+			// such graph gets the same class.
+			note := strconv.Itoa(len(p.Points))
+			if len(p.Points) == 0 {
+				note = "0 (constant descriptor: empty image)"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.4g\t%s\n", name, i, p.Label, p.Decision, note)
 		}
 	}
 	return tw.Flush()
