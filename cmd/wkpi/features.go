@@ -30,6 +30,7 @@ type featureFlags struct {
 	rule, weighting       string
 	alpha, hksTime        float64
 	edgeValued, keepZero  bool
+	progress              string
 }
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
@@ -44,6 +45,7 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.weighting, "weighting", "constant", "persistence image weighting: constant or linear (in persistence)")
 	fs.Float64Var(&f.alpha, "alpha", 0.5, "Ollivier-Ricci idleness alpha")
 	fs.Float64Var(&f.hksTime, "hks-time", 10, "heat kernel signature time t")
+	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: on, off, or auto (on when stderr is a terminal)")
 	fs.BoolVar(&f.raw, "raw", false, "keep images unnormalised (default: unit L2 norm, as the authors' code)")
 	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
 }
@@ -115,7 +117,7 @@ func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	diags, err := features.Diagrams(ctx, ds.Graphs, ff.settings(), nil)
+	diags, err := features.Diagrams(ctx, ds.Graphs, ff.settings(), progressFor(ff.progress, stderr))
 	if err != nil {
 		return err
 	}
@@ -142,7 +144,7 @@ func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	set, err := features.Compute(ctx, ds, ff.settings(), nil)
+	set, err := features.Compute(ctx, ds, ff.settings(), progressFor(ff.progress, stderr))
 	if err != nil {
 		return err
 	}

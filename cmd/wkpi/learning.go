@@ -18,6 +18,7 @@ import (
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
+	"wkpi-web/core/progress"
 	"wkpi-web/core/swc"
 	"wkpi-web/core/tu"
 )
@@ -65,8 +66,8 @@ func (l *learnFlags) config() (eval.Config, error) {
 	return cfg, nil
 }
 
-func prepare(ctx context.Context, ff *featureFlags, ds *graph.Dataset) (*eval.WKPI, error) {
-	set, err := features.Compute(ctx, ds, ff.settings(), nil)
+func prepare(ctx context.Context, ff *featureFlags, ds *graph.Dataset, prog progress.Func) (*eval.WKPI, error) {
+	set, err := features.Compute(ctx, ds, ff.settings(), prog)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	w, err := prepare(ctx, ff, ds)
+	prog := progressFor(ff.progress, stderr)
+	w, err := prepare(ctx, ff, ds, prog)
 	if err != nil {
 		return err
 	}
@@ -111,11 +113,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		var rep eval.Report
 		switch {
 		case *selectBy == "cost":
-			rep, err = w.SelectByCost(ctx, cfg, grid, plan, nil)
+			rep, err = w.SelectByCost(ctx, cfg, grid, plan, prog)
 		case *gridName != "":
-			rep, err = w.Nested(ctx, cfg, grid, plan, *inner, nil)
+			rep, err = w.Nested(ctx, cfg, grid, plan, *inner, prog)
 		default:
-			rep, err = w.CrossValidate(ctx, cfg, plan, nil)
+			rep, err = w.CrossValidate(ctx, cfg, plan, prog)
 		}
 		if err != nil {
 			return err
@@ -215,11 +217,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	w, err := prepare(ctx, ff, ds)
+	prog := progressFor(ff.progress, stderr)
+	w, err := prepare(ctx, ff, ds, prog)
 	if err != nil {
 		return err
 	}
-	m, err := w.Train(ctx, ds.Name, ds.Classes, cfg, nil)
+	m, err := w.Train(ctx, ds.Name, ds.Classes, cfg, prog)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/progress"
 )
 
 // pairs computes what a cross-validation needs from pairs of images for
@@ -24,15 +25,16 @@ const DefaultMaxTableBytes = 1 << 30
 // pairsFor returns the table-backed pairs for sigma when the table fits
 // in w.MaxTableBytes (built once, kept for later calls), and direct
 // computation otherwise.
-func (w *WKPI) pairsFor(ctx context.Context, sigma float64, v kernel.Variant) (pairs, error) {
-	direct := directPairs{images: w.Set.Images, sigma: sigma, variant: v}
+// prog hears of the table's construction and of direct computations.
+func (w *WKPI) pairsFor(ctx context.Context, sigma float64, v kernel.Variant, prog progress.Func) (pairs, error) {
+	direct := directPairs{images: w.Set.Images, sigma: sigma, variant: v, prog: prog}
 	if v != kernel.WKPI || w.MaxTableBytes <= 0 {
 		return direct, nil
 	}
 	if t, ok := w.tables[sigma]; ok {
 		return tablePairs{t}, nil
 	}
-	t, err := kernel.NewTable(ctx, w.Set.Images, sigma, v, w.MaxTableBytes, nil)
+	t, err := kernel.NewTable(ctx, w.Set.Images, sigma, v, w.MaxTableBytes, prog)
 	if errors.Is(err, kernel.ErrTableTooLarge) {
 		return direct, nil
 	}
@@ -64,6 +66,7 @@ type directPairs struct {
 	images  [][]float64
 	sigma   float64
 	variant kernel.Variant
+	prog    progress.Func
 }
 
 func (p directPairs) pick(idx []int) [][]float64 {
@@ -75,13 +78,13 @@ func (p directPairs) pick(idx []int) [][]float64 {
 }
 
 func (p directPairs) gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
-	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Gram(ctx, p.pick(idx), nil)
+	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Gram(ctx, p.pick(idx), p.prog)
 }
 
 func (p directPairs) cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
-	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Cross(ctx, p.pick(rows), p.pick(cols), nil)
+	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Cross(ctx, p.pick(rows), p.pick(cols), p.prog)
 }
 
 func (p directPairs) sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error) {
-	return learn.NewPairSums(ctx, p.pick(subset), labels, folds, nFolds, p.sigma, nil)
+	return learn.NewPairSums(ctx, p.pick(subset), labels, folds, nFolds, p.sigma, p.prog)
 }

@@ -293,7 +293,7 @@ func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *lear
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
-	p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant)
+	p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant, prog)
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
@@ -325,7 +325,7 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 	}
 	sums := map[float64]*learn.PairSums{}
 	for i, sigma := range sigmas {
-		p, err := w.pairsFor(ctx, sigma, v)
+		p, err := w.pairsFor(ctx, sigma, v, prog)
 		if err != nil {
 			return Report{}, err
 		}
@@ -404,7 +404,7 @@ func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, in
 		if err != nil {
 			return Fold{}, nil, nil, err
 		}
-		p, err := w.pairsFor(ctx, best.Sigma, best.Variant)
+		p, err := w.pairsFor(ctx, best.Sigma, best.Variant, prog)
 		if err != nil {
 			return Fold{}, nil, nil, err
 		}
@@ -429,7 +429,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 	best, bestAcc := Config{}, math.Inf(-1)
 	cells, done := len(grid.Sigmas)*len(grid.Ms), 0
 	for _, sigma := range grid.Sigmas {
-		p, err := w.pairsFor(ctx, sigma, base.Variant)
+		p, err := w.pairsFor(ctx, sigma, base.Variant, prog)
 		if err != nil {
 			return Config{}, 0, err
 		}
@@ -504,7 +504,7 @@ func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Pl
 func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg Config, prog progress.Func) (*model.Model, error) {
 	all := indices(len(w.Labels))
 	// One Gram matrix: a pair table would cost as much as it saves.
-	p := directPairs{images: w.Set.Images, sigma: cfg.Sigma, variant: cfg.Variant}
+	p := directPairs{images: w.Set.Images, sigma: cfg.Sigma, variant: cfg.Variant, prog: prog}
 	sums, err := p.sums(ctx, all, w.Labels, nil, 1)
 	if err != nil {
 		return nil, err

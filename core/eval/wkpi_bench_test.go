@@ -51,7 +51,7 @@ func BenchmarkTrainMUTAGFold(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant)
+	p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
