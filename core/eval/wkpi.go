@@ -121,20 +121,18 @@ func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSum
 // ready for SVMs with any C.
 type trained struct {
 	train   []int
-	weight  kernel.Mixture
-	trace   learn.Trace
 	weights []float64 // pixel weights of the SVM's kernel
 	pairs   pairs
 	gram    [][]float64
 }
 
-func (w *WKPI) gram(ctx context.Context, p pairs, train []int, mix kernel.Mixture, cfg Config, trace learn.Trace) (*trained, error) {
+func (w *WKPI) gram(ctx context.Context, p pairs, train []int, mix kernel.Mixture, cfg Config) (*trained, error) {
 	k := model.KernelFor(mix, w.centres, cfg.Sigma, cfg.Variant)
 	g, err := p.gram(ctx, k.Weights, train)
 	if err != nil {
 		return nil, err
 	}
-	return &trained{train: train, weight: mix, trace: trace, weights: k.Weights, pairs: p, gram: g}, nil
+	return &trained{train: train, weights: k.Weights, pairs: p, gram: g}, nil
 }
 
 // svmPredict trains the SVM with C on t and predicts test.
@@ -297,7 +295,7 @@ func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *lear
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
-	learned, err := w.gram(ctx, p, train, mix, cfg, trace)
+	learned, err := w.gram(ctx, p, train, mix, cfg)
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
@@ -305,7 +303,7 @@ func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *lear
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
-	base, err := w.gram(ctx, p, train, init, cfg, learn.Trace{})
+	base, err := w.gram(ctx, p, train, init, cfg)
 	if err != nil {
 		return Fold{}, nil, nil, err
 	}
@@ -442,11 +440,11 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 			cfg.Sigma, cfg.Learn.M = sigma, m
 			accs := make([][]float64, len(grid.Cs))
 			for g := range inner {
-				mix, trace, err := w.learnWeight(ctx, innerTrain[g], sums, g, cfg, nil)
+				mix, _, err := w.learnWeight(ctx, innerTrain[g], sums, g, cfg, nil)
 				if err != nil {
 					return Config{}, 0, err
 				}
-				t, err := w.gram(ctx, p, innerTrain[g], mix, cfg, trace)
+				t, err := w.gram(ctx, p, innerTrain[g], mix, cfg)
 				if err != nil {
 					return Config{}, 0, err
 				}
@@ -513,7 +511,7 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 	if err != nil {
 		return nil, err
 	}
-	t, err := w.gram(ctx, p, all, mix, cfg, trace)
+	t, err := w.gram(ctx, p, all, mix, cfg)
 	if err != nil {
 		return nil, err
 	}

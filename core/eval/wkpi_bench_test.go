@@ -61,11 +61,11 @@ func BenchmarkTrainMUTAGFold(b *testing.B) {
 	}
 	train, _ := foldSplit(indices(len(w.Labels)), folds, 10)
 	for b.Loop() {
-		mix, trace, err := w.learnWeight(ctx, train[0], sums, 0, cfg, nil)
+		mix, _, err := w.learnWeight(ctx, train[0], sums, 0, cfg, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		t, err := w.gram(ctx, p, train[0], mix, cfg, trace)
+		t, err := w.gram(ctx, p, train[0], mix, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
