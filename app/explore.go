@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,7 +18,8 @@ var Descriptors = [][2]string{
 }
 
 // ExploreTab shows one graph under one descriptor function: the graph
-// coloured by it, its extended persistence diagrams and its image.
+// coloured by it, its extended persistence diagrams and its image as the
+// classifier sees it, one view per channel.
 type ExploreTab struct {
 	app.Compo
 	Summary      *protocol.Summary
@@ -27,7 +29,7 @@ type ExploreTab struct {
 	X, Y         []float64
 	Values       []float64
 	Explored     *protocol.Explored
-	Image        []float64
+	Image        []float64 // all channels, concatenated
 	Running      bool
 	Progress     string
 	Error        string
@@ -94,10 +96,51 @@ func (t *ExploreTab) Render() app.UI {
 			),
 			app.Section().Class("card").Body(
 				app.H2().Text("Persistence image"),
-				app.If(current, func() app.UI {
-					return &ImageView{Grid: t.Explored.Grid, Image: t.Image}
-				}).Else(func() app.UI { return app.P().Class("muted").Text("Computing…") }),
+				app.If(current, t.images).Else(func() app.UI { return app.P().Class("muted").Text("Computing…") }),
 			),
 		),
 	)
+}
+
+// images shows one ImageView per channel of the explored image, or the
+// reason why the dataset has no image.
+func (t *ExploreTab) images() app.UI {
+	ex := t.Explored
+	n := ex.Grid.Rows * ex.Grid.Cols
+	return app.Div().Body(
+		app.Range(ex.Channels).Slice(func(c int) app.UI {
+			var img []float64
+			if len(t.Image) == len(ex.Channels)*n {
+				img = t.Image[c*n : (c+1)*n]
+			}
+			return app.Div().Class("channel").Body(
+				app.H3().Text(channelTitle(ex.Channels[c])),
+				&ImageView{ID: fmt.Sprintf("pimage-%d", c), Grid: ex.Grid, Image: img},
+			)
+		}),
+		app.If(ex.ImageError != "", func() app.UI {
+			return app.P().ID("image-error").Class("muted").Text("The dataset has no images to train on: " + ex.ImageError)
+		}),
+	)
+}
+
+// channelTitle names a channel such as "ord0+ext0" for people:
+// "0-dimensional: Ord0 + Ext0".
+func channelTitle(channel string) string {
+	parts := strings.Split(channel, "+")
+	dims := map[byte]bool{}
+	for i, p := range parts {
+		if p == "" {
+			continue
+		}
+		dims[p[len(p)-1]] = true
+		parts[i] = strings.ToUpper(p[:1]) + p[1:]
+	}
+	title := strings.Join(parts, " + ")
+	if len(dims) == 1 {
+		for d := range dims {
+			return fmt.Sprintf("%c-dimensional: %s", d, title)
+		}
+	}
+	return title
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestImageViewLayout(t *testing.T) {
 	// bottom (y = 1), and the brightest pixel gets the top of the scale.
 	g := protocol.Grid{Rows: 2, Cols: 3, Pixel: 1}
 	img := []float64{0, 0, 4, 0, 0, 0}
-	html := app.HTMLString(&ImageView{Grid: g, Image: img})
+	html := app.HTMLString(&ImageView{ID: "im", Grid: g, Image: img})
 	rects := elems(html, "rect")
 	if len(rects) != 6 {
 		t.Fatalf("%d pixels drawn, want 6", len(rects))
@@ -79,8 +80,76 @@ func TestImageViewLayout(t *testing.T) {
 			t.Errorf("pixel %d: %v, want %v", k, r, want)
 		}
 	}
-	if !strings.Contains(app.HTMLString(&ImageView{Grid: g, Image: img[:5]}), "No image") {
-		t.Fatal("a ragged image was drawn")
+	if f := elems(html, "figure"); len(f) != 1 || f[0]["id"] != "im" {
+		t.Errorf("figures %v, want one with id im", f)
+	}
+	// The grid's extent: birth from MinX over Cols pixels, persistence from
+	// MinY over Rows pixels.
+	g = protocol.Grid{MinX: -1, MinY: 0.5, Pixel: 0.25, Rows: 2, Cols: 3}
+	if html := app.HTMLString(&ImageView{Grid: g, Image: img}); !strings.Contains(html, "birth -1 to -0.25 across, persistence 0.5 to 1 up") {
+		t.Errorf("caption does not give the grid's extent: %s", html)
+	}
+	for name, bad := range map[string][]float64{"ragged": img[:5], "all zero": make([]float64, 6)} {
+		html := app.HTMLString(&ImageView{ID: "im", Grid: g, Image: bad})
+		if !strings.Contains(html, "No image") || len(elems(html, "rect")) != 0 || !strings.Contains(html, `id="im"`) {
+			t.Errorf("%s image: %s, want the No image message with the view's id", name, html)
+		}
+	}
+}
+
+func TestExploreTabChannels(t *testing.T) {
+	g := protocol.Grid{MinX: 0, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 2}
+	tab := &ExploreTab{
+		Summary: &protocol.Summary{Graphs: 3}, Graph: 1, Descriptor: "degree",
+		Explored: &protocol.Explored{Graph: 1, Grid: g, Channels: []string{"ord0+ext0", "rel1+ext1"}},
+		// Channel 0 has mass; channel 1 is all zero.
+		Image: []float64{0, 1, 0.5, 0, 0, 0, 0, 0},
+	}
+	html := app.HTMLString(tab)
+	for _, want := range []string{"0-dimensional: Ord0 + Ext0", "1-dimensional: Rel1 + Ext1", "grid used for training", "birth 0 to 1 across, persistence 0 to 1 up"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in the Explore tab", want)
+		}
+	}
+	var figs []map[string]string
+	for _, f := range elems(html, "figure") {
+		if f["class"] == "image-view" {
+			figs = append(figs, f)
+		}
+	}
+	if len(figs) != 1 || figs[0]["id"] != "pimage-0" {
+		t.Fatalf("figures %v, want only pimage-0", figs)
+	}
+	// The channel's own 4 pixels, with its peak at the top of the scale.
+	fig := html[strings.Index(html, `id="pimage-0"`):]
+	fig = fig[:strings.Index(fig, "</figure>")]
+	if rects := elems(fig, "rect"); len(rects) != 4 || rects[1]["fill"] != colour(1) || rects[2]["fill"] != colour(0.5) {
+		t.Errorf("pixels %v", rects)
+	}
+	if p := elems(html, "p"); !slices.ContainsFunc(p, func(a map[string]string) bool { return a["id"] == "pimage-1" }) ||
+		strings.Count(html, "No image") != 1 {
+		t.Errorf("the empty channel pimage-1 does not say No image: %s", html)
+	}
+
+	// A dataset without features: diagrams, no images, and the reason.
+	tab.Explored = &protocol.Explored{Graph: 1, Channels: tab.Explored.Channels, ImageError: "no finite diagram point"}
+	tab.Image = nil
+	html = app.HTMLString(tab)
+	if strings.Count(html, "No image") != 2 || !strings.Contains(html, "no images to train on: no finite diagram point") {
+		t.Errorf("without features: %s", html)
+	}
+}
+
+func TestChannelTitle(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ord0+ext0", "0-dimensional: Ord0 + Ext0"},
+		{"rel1+ext1", "1-dimensional: Rel1 + Ext1"},
+		{"ext1", "1-dimensional: Ext1"},
+		{"ord0+ext1", "Ord0 + Ext1"},
+	} {
+		if got := channelTitle(tc.in); got != tc.want {
+			t.Errorf("channelTitle(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 

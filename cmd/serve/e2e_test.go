@@ -172,7 +172,13 @@ func TestBrowser(t *testing.T) {
 		// and 19 - 17 + 1 = 3 cycles, whatever the function.
 		textContains("#diagram .legend", "Ext0 (1)"),
 		textContains("#diagram .legend", "Ext1 (3)"),
-		chromedp.WaitVisible(chromedp.CSS("#pimage svg rect")),
+		// Both channels of the training image: graph 0 has 0-dim (Ext0) and
+		// 1-dim (Ext1) points, so neither is empty.
+		chromedp.WaitVisible(chromedp.CSS("#pimage-0 svg rect")),
+		chromedp.WaitVisible(chromedp.CSS("#pimage-1 svg rect")),
+		textContains("#panel", "0-dimensional: Ord0 + Ext0"),
+		textContains("#panel", "1-dimensional: Rel1 + Ext1"),
+		textContains("#pimage-0 figcaption", "grid used for training"),
 		screenshot("explore"),
 	)
 

@@ -3,67 +3,47 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"math"
 
+	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
-	"wkpi-web/core/persistence"
-	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 	"wkpi-web/wasm/protocol"
 )
 
-// Explore image defaults: a coarse image reads better on screen than the
-// paper's 40 rows, and tau is a fixed share of the function's range so
-// the blobs look alike whatever the descriptor's scale.
-const (
-	exploreRows  = 20
-	tauOfRange   = 0.05
-	minTauForAll = 1e-3
-)
-
-func explore(ctx context.Context, g *graph.Graph, req protocol.Request, report progress.Func) (protocol.Response, error) {
-	report.Report("descriptor", 0, 3)
-	f, err := filtration.Compute(g, filtration.Options{
-		Kind: filtration.Kind(req.Descriptor.Kind), Alpha: req.Descriptor.Alpha, HKSTime: req.Descriptor.HKSTime,
-	})
+// explore shows graph req.Graph as the classifier sees it: its image is
+// the one of the dataset's features for the descriptor, on the grid fitted
+// over the whole dataset, exactly as a cross-validation compares them.
+func (w *Worker) explore(ctx context.Context, ds *graph.Dataset, req protocol.Request, report progress.Func) (protocol.Response, error) {
+	g, err := pick(ds, req.Graph)
 	if err != nil {
-		return protocol.Response{}, fmt.Errorf("graph %d: %w", req.Graph, err)
+		return protocol.Response{}, err
 	}
+	s := features.Default(filtration.Kind(req.Descriptor.Kind))
+	s.Filtration.Alpha, s.Filtration.HKSTime = req.Descriptor.Alpha, req.Descriptor.HKSTime
+	e, err := w.wkpi(ctx, ds, s, report)
 	if ctx.Err() != nil {
 		return protocol.Response{}, errCanceled
 	}
-	report.Report("persistence", 1, 3)
-	d := persistence.Extended(g, f.Vertex).DropZero()
-	ex := &protocol.Explored{Graph: req.Graph, Diagrams: d}
+	report.Report("graph", 0, 1)
+	// The set keeps the diagrams but not the function's values, which the
+	// graph view colours by; recomputing both under the same settings keeps
+	// diagram, values and image in agreement.
+	d, f, derr := features.Diagram(g, s)
+	if derr != nil {
+		return protocol.Response{}, fmt.Errorf("graph %d: %w", req.Graph, derr)
+	}
+	ex := &protocol.Explored{Graph: req.Graph, Diagrams: d, Channels: s.Channels}
 	resp := protocol.Response{Explored: ex, Arrays: map[string][]float64{"values": f.Vertex}}
-	if ctx.Err() != nil {
-		return protocol.Response{}, errCanceled
-	}
-	report.Report("image", 2, 3)
-	rows := req.Rows
-	if rows <= 0 {
-		rows = exploreRows
-	}
-	all := [][]persistence.Point{append(append(append(append([]persistence.Point{}, d.Ord0...), d.Ext0...), d.Rel1...), d.Ext1...)}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range f.Vertex {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	tau := math.Max(tauOfRange*(hi-lo), minTauForAll)
-	grid, err := pimage.FitGrid(all, rows, tau)
 	if err != nil {
-		return resp, nil // no finite point off the diagonal: no image to show
+		// This graph is fine but the dataset has no features (say, no point
+		// off the diagonal in any graph): show the diagrams and say why
+		// there is no image, which training would fail on too.
+		ex.ImageError = err.Error()
+		return resp, nil
 	}
-	o := pimage.Options{Rows: rows, Tau: tau, Weighting: pimage.Linear, MaxPersistence: pimage.MaxPersistence(all)}
-	if !(o.MaxPersistence > 0) {
-		o.Weighting = pimage.Constant
-	}
-	img, err := grid.Image(all[0], o)
-	if err != nil {
-		return protocol.Response{}, fmt.Errorf("graph %d image: %w", req.Graph, err)
-	}
-	ex.Grid = protocol.Grid{MinX: grid.MinX, MinY: grid.MinY, Pixel: grid.Pixel, Rows: grid.Rows, Cols: grid.Cols}
-	resp.Arrays["image"] = img
+	gr := e.Set.Grid
+	ex.Grid = protocol.Grid{MinX: gr.MinX, MinY: gr.MinY, Pixel: gr.Pixel, Rows: gr.Rows, Cols: gr.Cols}
+	resp.Arrays["image"] = e.Set.Images[req.Graph]
 	return resp, nil
 }

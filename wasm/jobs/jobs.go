@@ -20,10 +20,10 @@ import (
 type Worker struct {
 	key string
 	ds  *graph.Dataset
-	// feat is the features of dataset featKey under descriptor featKind.
+	// feat is the features of dataset featKey under descriptor featOpts.
 	feat     *eval.WKPI
 	featKey  string
-	featKind filtration.Kind
+	featOpts filtration.Options
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;
@@ -67,11 +67,7 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		d.Graph = req.Graph
 		return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
 	case protocol.Explore:
-		g, err := pick(ds, req.Graph)
-		if err != nil {
-			return protocol.Response{}, err
-		}
-		return explore(ctx, g, req, report)
+		return w.explore(ctx, ds, req, report)
 	case protocol.CrossValidate:
 		return w.crossValidate(ctx, ds, req.Training, report, fold)
 	case protocol.Train:

@@ -4,13 +4,17 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"wkpi-web/core/features"
 	"wkpi-web/core/persistence"
 	"wkpi-web/wasm/protocol"
 )
@@ -140,14 +144,20 @@ func TestMalformedUploadNamesFileAndLine(t *testing.T) {
 func TestExploreStarDegree(t *testing.T) {
 	var w Worker
 	var stages []string
+	record := func(stage string, done, total int) {
+		if len(stages) == 0 || stages[len(stages)-1] != stage {
+			stages = append(stages, stage)
+		}
+	}
 	r := w.Run(context.Background(), protocol.Request{
 		Kind: protocol.Explore, Dataset: "s", Files: files(t, "testdata"), Graph: 0,
-		Descriptor: protocol.Descriptor{Kind: "degree"}, Rows: 10,
-	}, func(stage string, done, total int) { stages = append(stages, stage) }, nil)
+		Descriptor: protocol.Descriptor{Kind: "degree"},
+	}, record, nil)
 	if r.Event != protocol.Done {
 		t.Fatalf("explore: %+v", r)
 	}
-	if strings.Join(stages, ",") != "descriptor,persistence,image" {
+	// The first Explore computes the dataset's features.
+	if strings.Join(stages, ",") != "diagrams,images,graph" {
 		t.Fatalf("progress stages %v", stages)
 	}
 	// Hand-worked: star K(1,3), degree 3 at the centre and 1 at the leaves.
@@ -165,18 +175,125 @@ func TestExploreStarDegree(t *testing.T) {
 	if len(vals) != 4 || vals[0] != 1 || vals[2] != 1 || vals[3] != 3 {
 		t.Fatalf("values %v", r.Arrays["values"])
 	}
-	// Three points of persistence 2, linear weight 2/2 = 1 each; the grid
-	// keeps 3 tau on each side, so the image holds erf(3/sqrt 2)^2 of each.
-	img, g := r.Arrays["image"], r.Explored.Grid
-	if g.Rows != 10 || len(img) != g.Rows*g.Cols {
-		t.Fatalf("grid %+v with %d pixels", g, len(img))
+	if got := r.Explored.Channels; strings.Join(got, ",") != "ord0+ext0,rel1+ext1" {
+		t.Fatalf("channels %q, want the two of features.Default", got)
 	}
-	mass := 0.0
-	for _, v := range img {
-		mass += v
+	// The star's three points are all in channel 0; it has no 1-dim point.
+	zero0, zero1 := channelZero(t, r)
+	if zero0 || !zero1 {
+		t.Fatalf("star: channel 0 empty %v, channel 1 empty %v; want only channel 1 empty", zero0, zero1)
 	}
-	if want := 3 * math.Pow(math.Erf(3/math.Sqrt2), 2); math.Abs(mass-want) > 1e-3 {
-		t.Fatalf("image mass %v, want about %v", mass, want)
+	stages = nil
+	// The triangle's degree is constant: every point is on the diagonal and
+	// dropped, so both channels are empty; the features are reused.
+	r = w.Run(context.Background(), protocol.Request{Kind: protocol.Explore, Dataset: "s", Graph: 1,
+		Descriptor: protocol.Descriptor{Kind: "degree"}}, record, nil)
+	if r.Event != protocol.Done {
+		t.Fatalf("explore graph 1: %+v", r)
+	}
+	if strings.Join(stages, ",") != "graph" {
+		t.Fatalf("second explore stages %v: the features were recomputed", stages)
+	}
+	if zero0, zero1 := channelZero(t, r); !zero0 || !zero1 {
+		t.Fatalf("triangle: channel 0 empty %v, channel 1 empty %v; want both empty", zero0, zero1)
+	}
+}
+
+// channelZero splits an Explore response's image into its two channels
+// and says which are all zero.
+func channelZero(t *testing.T, r protocol.Response) (bool, bool) {
+	t.Helper()
+	g, img := r.Explored.Grid, r.Arrays["image"]
+	n := g.Rows * g.Cols
+	if len(r.Explored.Channels) != 2 || n == 0 || len(img) != 2*n {
+		t.Fatalf("grid %+v, %d channels, %d pixels", g, len(r.Explored.Channels), len(img))
+	}
+	zero := func(v []float64) bool { return slices.Max(v) == 0 && slices.Min(v) == 0 }
+	return zero(img[:n]), zero(img[n:])
+}
+
+// TestExploreWithoutFeatures explores Jaccard on MUTAG: MUTAG has no
+// triangle, so every edge's Jaccard index is 0, every point is on the
+// diagonal and the dataset has no features. The diagrams still show, and
+// the response says why there is no image.
+func TestExploreWithoutFeatures(t *testing.T) {
+	var w Worker
+	r := w.Run(context.Background(), protocol.Request{Kind: protocol.Explore, Dataset: "m", Files: files(t, "../../data/MUTAG"),
+		Descriptor: protocol.Descriptor{Kind: "jaccard"}}, nil, nil)
+	if r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	ex := r.Explored
+	// MUTAG graph 0: 17 nodes, 19 edges, connected: 1 Ext0 and 3 Ext1
+	// points, of zero persistence here and so dropped.
+	if n := len(ex.Diagrams.Ord0) + len(ex.Diagrams.Ext0) + len(ex.Diagrams.Rel1) + len(ex.Diagrams.Ext1); n != 0 {
+		t.Errorf("%d points off the diagonal, want none: %+v", n, ex.Diagrams)
+	}
+	if len(r.Arrays["values"]) != 17 || slices.Max(r.Arrays["values"]) != 0 {
+		t.Errorf("values %v, want 17 zeros", r.Arrays["values"])
+	}
+	if r.Arrays["image"] != nil || ex.Grid != (protocol.Grid{}) || !strings.Contains(ex.ImageError, "no finite diagram point") {
+		t.Errorf("image %v on %+v, error %q; want no image and the reason", r.Arrays["image"], ex.Grid, ex.ImageError)
+	}
+}
+
+// TestExploreImageIsTheTrainingImage compares the Explore job with an
+// independent features.Compute over the whole dataset, with the settings
+// a cross-validation uses: the image of graph i must be set.Images[i] on
+// set.Grid, and the diagrams set.Diagrams[i]. A changed descriptor
+// parameter must give other features, not the cached ones.
+func TestExploreImageIsTheTrainingImage(t *testing.T) {
+	fs := files(t, "../../data/MUTAG")
+	ds, err := Parse(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w Worker
+	if r := w.Run(context.Background(), protocol.Request{Kind: protocol.Load, Dataset: "m", Files: fs}, nil, nil); r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	for _, tc := range []struct {
+		desc  protocol.Descriptor
+		graph int
+	}{
+		{protocol.Descriptor{Kind: "degree"}, 5},
+		{protocol.Descriptor{Kind: "ricci"}, 0},
+		{protocol.Descriptor{Kind: "ricci", Alpha: 0.25}, 0},
+		{protocol.Descriptor{Kind: "hks"}, 17},
+		{protocol.Descriptor{Kind: "hks", HKSTime: 0.3}, 17},
+	} {
+		t.Run(fmt.Sprintf("%+v", tc.desc), func(t *testing.T) {
+			// The CV's settings come from config; Explore's must match them.
+			s, _, _, err := config(&protocol.Training{Descriptor: tc.desc.Kind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Filtration.Alpha, s.Filtration.HKSTime = tc.desc.Alpha, tc.desc.HKSTime
+			set, err := features.Compute(context.Background(), ds, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := w.Run(context.Background(), protocol.Request{Kind: protocol.Explore, Dataset: "m", Graph: tc.graph, Descriptor: tc.desc}, nil, nil)
+			if r.Event != protocol.Done {
+				t.Fatal(r.Error)
+			}
+			g := set.Grid
+			if want := (protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols}); r.Explored.Grid != want {
+				t.Errorf("grid %+v, want the dataset's %+v", r.Explored.Grid, want)
+			}
+			if !reflect.DeepEqual(r.Explored.Channels, s.Channels) {
+				t.Errorf("channels %q, want %q", r.Explored.Channels, s.Channels)
+			}
+			if !reflect.DeepEqual(r.Arrays["image"], set.Images[tc.graph]) {
+				t.Errorf("image of graph %d differs from features.Compute's", tc.graph)
+			}
+			if !reflect.DeepEqual(r.Explored.Diagrams, set.Diagrams[tc.graph]) {
+				t.Errorf("diagrams %+v, want %+v", r.Explored.Diagrams, set.Diagrams[tc.graph])
+			}
+			if n := ds.Graphs[tc.graph].N; len(r.Arrays["values"]) != n {
+				t.Errorf("%d values for %d nodes", len(r.Arrays["values"]), n)
+			}
+		})
 	}
 }
 

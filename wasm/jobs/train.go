@@ -53,9 +53,11 @@ func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, er
 }
 
 // wkpi returns the features of the held dataset under s, computing them
-// once per worker and descriptor: every fold job of a CV reuses them.
+// once per worker and descriptor: every fold job of a CV and every
+// Explore job reuses them. Only the filtration varies between the jobs'
+// settings (all start from features.Default), so it is the cache key.
 func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Settings, report progress.Func) (*eval.WKPI, error) {
-	if w.feat != nil && w.featKey == w.key && w.featKind == s.Filtration.Kind {
+	if w.feat != nil && w.featKey == w.key && w.featOpts == s.Filtration {
 		return w.feat, nil
 	}
 	set, err := features.Compute(ctx, ds, s, report)
@@ -66,7 +68,7 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	if err != nil {
 		return nil, err
 	}
-	w.feat, w.featKey, w.featKind = e, w.key, s.Filtration.Kind
+	w.feat, w.featKey, w.featOpts = e, w.key, s.Filtration
 	return e, nil
 }
 

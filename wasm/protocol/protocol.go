@@ -20,7 +20,7 @@ const (
 	// Draw lays out one graph of the dataset for drawing.
 	Draw Kind = "draw"
 	// Explore computes a descriptor function on one graph, its extended
-	// persistence diagrams and its persistence image.
+	// persistence diagrams and its image among the dataset's features.
 	Explore Kind = "explore"
 	// Defaults returns the default Training settings (eval.DefaultConfig).
 	Defaults Kind = "defaults"
@@ -67,7 +67,6 @@ type Request struct {
 	Files      []File     `json:"files,omitempty"`   // the dataset, when the worker lacks it
 	Graph      int        `json:"graph,omitempty"`   // graph index for Draw and Explore
 	Descriptor Descriptor `json:"descriptor,omitempty"`
-	Rows       int        `json:"rows,omitempty"` // persistence image rows; 0 means 20
 	Training   *Training  `json:"training,omitempty"`
 	Inputs     []File     `json:"inputs,omitempty"` // graph files to classify
 	Model      []byte     `json:"-"`                // a model's JSON; travels as a blob
@@ -150,12 +149,21 @@ type Drawing struct {
 }
 
 // Explored is the persistence of one graph under one descriptor. The
-// function's vertex values are Arrays["values"]; the image, Rows*Cols in
-// row-major order with row 0 at the lowest persistence, is Arrays["image"].
+// function's vertex values are Arrays["values"]. Arrays["image"] is the
+// graph's image vector as training uses it: one Rows*Cols image per
+// channel, concatenated in the order of Channels, each row-major with row
+// 0 at the lowest persistence, all on Grid, the grid fitted over the
+// whole dataset.
 type Explored struct {
 	Graph    int                  `json:"graph"`
 	Diagrams persistence.Diagrams `json:"diagrams"`
-	Grid     Grid                 `json:"grid"`
+	// Channels names the images, as features.Settings does: "+"-joined
+	// sub-diagrams such as "ord0+ext0".
+	Channels []string `json:"channels"`
+	Grid     Grid     `json:"grid"`
+	// ImageError says why there is no image when the dataset's features
+	// could not be computed (then Grid is zero and Arrays["image"] absent).
+	ImageError string `json:"imageError,omitempty"`
 }
 
 // Grid places a persistence image in the (birth, persistence) plane.

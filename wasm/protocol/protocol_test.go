@@ -13,7 +13,7 @@ import (
 )
 
 func TestRequestRoundTrip(t *testing.T) {
-	r := Request{ID: 3, Kind: Explore, Dataset: "demo:MUTAG", Graph: 5, Rows: 12,
+	r := Request{ID: 3, Kind: Explore, Dataset: "demo:MUTAG", Graph: 5,
 		Descriptor: Descriptor{Kind: "ricci", Alpha: 0.25},
 		Files:      []File{{Name: "a.txt", Data: []byte("1, 2\n")}, {Name: "b.txt", Data: []byte{}}}}
 	e, err := r.Envelope()
@@ -37,7 +37,7 @@ func TestRequestRoundTrip(t *testing.T) {
 
 func TestResponseRoundTrip(t *testing.T) {
 	r := Response{ID: 9, Event: Done,
-		Explored: &Explored{Graph: 1, Grid: Grid{MinX: -1, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 3},
+		Explored: &Explored{Graph: 1, Grid: Grid{MinX: -1, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 3}, Channels: []string{"ord0+ext0", "rel1+ext1"},
 			Diagrams: persistence.Diagrams{Ord0: []persistence.Point{{Birth: 0, Death: 1}}, Ext1: []persistence.Point{{Birth: 2, Death: 1}}}},
 		Arrays: map[string][]float64{
 			"values": {1, -2.5, math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64, math.MaxFloat64},
@@ -55,7 +55,8 @@ func TestResponseRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Explored.Grid != r.Explored.Grid || !reflect.DeepEqual(got.Explored.Diagrams, r.Explored.Diagrams) {
+	if got.Explored.Grid != r.Explored.Grid || !reflect.DeepEqual(got.Explored.Diagrams, r.Explored.Diagrams) ||
+		!reflect.DeepEqual(got.Explored.Channels, r.Explored.Channels) {
 		t.Fatalf("explored %+v", got.Explored)
 	}
 	if !reflect.DeepEqual(got.Arrays["values"], r.Arrays["values"]) || len(got.Arrays["image"]) != 0 {
