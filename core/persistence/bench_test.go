@@ -1,12 +1,15 @@
 package persistence
 
-import "testing"
+import (
+	"testing"
+	"wkpi-web/core/filtration"
+)
 
 func BenchmarkExtendedMUTAG(b *testing.B) {
 	gs := mutag(b)
 	fs := make([][]float64, len(gs))
 	for i, g := range gs {
-		fs[i] = degrees(g)
+		fs[i] = filtration.Degree(g)
 	}
 	b.ResetTimer()
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/testenv"
 )
@@ -95,7 +96,7 @@ func TestExtendedGudhiRandom(t *testing.T) {
 func TestExtendedGudhiMUTAG(t *testing.T) {
 	var cases []gudhiCase
 	for _, g := range mutag(t) {
-		cases = append(cases, gudhiCase{g, degrees(g)})
+		cases = append(cases, gudhiCase{g, filtration.Degree(g)})
 	}
 	compareGudhi(t, "MUTAG", cases)
 }

@@ -59,16 +59,6 @@ func close(x, y, tol float64) bool {
 	return x == y || math.Abs(x-y) <= tol
 }
 
-// degrees gives each node its degree, the filtration the benchmarks use.
-func degrees(g *graph.Graph) []float64 {
-	f := make([]float64, g.N)
-	for _, e := range g.Edges {
-		f[e.U]++
-		f[e.V]++
-	}
-	return f
-}
-
 // mutag loads the MUTAG graphs.
 func mutag(tb testing.TB) []*graph.Graph {
 	tb.Helper()
