@@ -103,11 +103,27 @@ func (r *Root) Render() app.UI {
 		app.Nav().Class("tabs").Attr("role", "tablist").Aria("label", "Sections").Body(
 			app.Range(tabs).Slice(func(i int) app.UI {
 				id, label := tabs[i][0], tabs[i][1]
+				// WAI-ARIA tabs: only the selected tab is in the Tab order;
+				// arrow keys, Home and End move between tabs.
+				tabindex := -1
+				if id == r.current() {
+					tabindex = 0
+				}
 				return app.Button().ID("tab-"+id).Class("tab").Attr("role", "tab").
 					Aria("selected", fmt.Sprint(id == r.current())).
 					Aria("controls", "panel").
+					TabIndex(tabindex).
 					Text(label).
-					OnClick(func(ctx app.Context, e app.Event) { r.showTab(ctx, id) })
+					OnClick(func(ctx app.Context, e app.Event) { r.showTab(ctx, id) }).
+					OnKeyDown(func(ctx app.Context, e app.Event) {
+						next, ok := neighbourTab(id, e.Get("key").String())
+						if !ok {
+							return
+						}
+						e.PreventDefault()
+						r.showTab(ctx, next)
+						ctx.Defer(func(app.Context) { app.Window().GetElementByID("tab-" + next).Call("focus") })
+					})
 			}),
 		),
 		app.Main().ID("panel").Attr("role", "tabpanel").Aria("labelledby", "tab-"+r.current()).Body(r.body()),
@@ -183,6 +199,29 @@ func (r *Root) descriptor() string {
 		return "ricci"
 	}
 	return r.desc
+}
+
+// neighbourTab is the tab a key moves to from tab id, if the key moves.
+func neighbourTab(id, key string) (string, bool) {
+	i := 0
+	for j, t := range tabs {
+		if t[0] == id {
+			i = j
+		}
+	}
+	switch key {
+	case "ArrowRight":
+		i = (i + 1) % len(tabs)
+	case "ArrowLeft":
+		i = (i + len(tabs) - 1) % len(tabs)
+	case "Home":
+		i = 0
+	case "End":
+		i = len(tabs) - 1
+	default:
+		return "", false
+	}
+	return tabs[i][0], true
 }
 
 func (r *Root) showTab(ctx app.Context, id string) {

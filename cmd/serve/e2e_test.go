@@ -164,6 +164,16 @@ func TestBrowser(t *testing.T) {
 		screenshot("data"),
 	)
 
+	step(t, ctx, "the keyboard moves between tabs (arrow keys, Home, End)",
+		until(`(() => { const t = document.querySelector("#tab-data"); t.focus();
+			return t.dispatchEvent(new KeyboardEvent("keydown", {key: "End", bubbles: true})); })()`),
+		until(`document.activeElement && document.activeElement.id === "tab-models" &&
+			document.activeElement.getAttribute("aria-selected") === "true"`),
+		until(`document.activeElement.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`),
+		until(`document.activeElement.id === "tab-data" && document.querySelector("#tab-data").tabIndex === 0 &&
+			document.querySelector("#tab-models").tabIndex === -1`),
+	)
+
 	step(t, ctx, "Explore graph 0 with Ricci",
 		chromedp.Click(chromedp.CSS("#tab-explore")),
 		chromedp.WaitVisible(chromedp.CSS("#diagram svg")),
