@@ -1,6 +1,3 @@
-// Package testenv finds what tests need outside the Go toolchain: the
-// benchmark datasets that `make data` puts under data/, and a Python with
-// Debian's scientific packages for oracle checks.
 package testenv
 
 import (

@@ -1,0 +1,4 @@
+// Package testenv finds what tests need outside the Go toolchain: the
+// benchmark datasets that `make data` puts under data/, and a Python with
+// Debian's scientific packages for oracle checks.
+package testenv
