@@ -13,8 +13,9 @@ import (
 // one kernel width: Gram and cross-kernel matrices for any pixel weights,
 // and the metric learning's pair sums, on subsets given by index.
 type pairs interface {
-	gram(ctx context.Context, w []float64, idx []int) ([][]float64, error)
-	cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error)
+	// grams and crosses compute one matrix per weight vector of ws.
+	grams(ctx context.Context, ws [][]float64, idx []int) ([][][]float64, error)
+	crosses(ctx context.Context, ws [][]float64, rows, cols []int) ([][][]float64, error)
 	sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error)
 }
 
@@ -50,12 +51,26 @@ func (w *WKPI) pairsFor(ctx context.Context, sigma float64, v kernel.Variant, pr
 
 type tablePairs struct{ t *kernel.Table }
 
-func (p tablePairs) gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
-	return p.t.Gram(ctx, w, idx)
+func (p tablePairs) grams(ctx context.Context, ws [][]float64, idx []int) ([][][]float64, error) {
+	out := make([][][]float64, len(ws))
+	for i, w := range ws {
+		var err error
+		if out[i], err = p.t.Gram(ctx, w, idx); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
-func (p tablePairs) cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
-	return p.t.Cross(ctx, w, rows, cols)
+func (p tablePairs) crosses(ctx context.Context, ws [][]float64, rows, cols []int) ([][][]float64, error) {
+	out := make([][][]float64, len(ws))
+	for i, w := range ws {
+		var err error
+		if out[i], err = p.t.Cross(ctx, w, rows, cols); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func (p tablePairs) sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error) {
@@ -77,12 +92,14 @@ func (p directPairs) pick(idx []int) [][]float64 {
 	return out
 }
 
-func (p directPairs) gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
-	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Gram(ctx, p.pick(idx), p.prog)
+// The weight vectors of a direct computation form one kernel.Family: every
+// pixel term is computed once for all of them.
+func (p directPairs) grams(ctx context.Context, ws [][]float64, idx []int) ([][][]float64, error) {
+	return kernel.Family{Weights: ws, Sigma: p.sigma, Variant: p.variant}.Gram(ctx, p.pick(idx), p.prog)
 }
 
-func (p directPairs) cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
-	return kernel.Kernel{Weights: w, Sigma: p.sigma, Variant: p.variant}.Cross(ctx, p.pick(rows), p.pick(cols), p.prog)
+func (p directPairs) crosses(ctx context.Context, ws [][]float64, rows, cols []int) ([][][]float64, error) {
+	return kernel.Family{Weights: ws, Sigma: p.sigma, Variant: p.variant}.Cross(ctx, p.pick(rows), p.pick(cols), p.prog)
 }
 
 func (p directPairs) sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error) {

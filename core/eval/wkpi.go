@@ -117,37 +117,51 @@ func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSum
 	return learn.Learn(ctx, sums, exclude, w.centres, init, cfg.Learn, prog)
 }
 
-// trained is a weight function with its Gram matrix on a training set,
-// ready for SVMs with any C.
-type trained struct {
-	train   []int
-	weights []float64 // pixel weights of the SVM's kernel
-	pairs   pairs
-	gram    [][]float64
+// kernelSet holds, for several weight functions, the SVM kernel's Gram
+// matrix on a training set and its cross matrix from a test set: all of
+// them come from one pass over the pairs, and serve an SVM for any C.
+type kernelSet struct {
+	train, test []int
+	gram, cross [][][]float64 // per weight function
 }
 
-func (w *WKPI) gram(ctx context.Context, p pairs, train []int, mix kernel.Mixture, cfg Config) (*trained, error) {
-	k := model.KernelFor(mix, w.centres, cfg.Sigma, cfg.Variant)
-	g, err := p.gram(ctx, k.Weights, train)
-	if err != nil {
+func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kernel.Mixture, train, test []int) (*kernelSet, error) {
+	ws := make([][]float64, len(mixes))
+	for i, mix := range mixes {
+		ws[i] = model.KernelFor(mix, w.centres, cfg.Sigma, cfg.Variant).Weights
+	}
+	ks := &kernelSet{train: train, test: test}
+	var err error
+	if ks.gram, err = p.grams(ctx, ws, train); err != nil {
 		return nil, err
 	}
-	return &trained{train: train, weights: k.Weights, pairs: p, gram: g}, nil
+	if len(test) > 0 {
+		if ks.cross, err = p.crosses(ctx, ws, test, train); err != nil {
+			return nil, err
+		}
+	}
+	return ks, nil
 }
 
-// svmPredict trains the SVM with C on t and predicts test.
-func (w *WKPI) svmPredict(ctx context.Context, t *trained, c float64, test []int) ([]int, error) {
-	m, err := svm.Train(ctx, t.gram, w.truth(t.train), svm.Options{C: c})
+// svm trains the SVM with C on weight function i's Gram matrix.
+func (w *WKPI) svm(ctx context.Context, ks *kernelSet, i int, c float64) (*svm.Model, error) {
+	m, err := svm.Train(ctx, ks.gram[i], w.truth(ks.train), svm.Options{C: c})
 	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 		return nil, err
 	}
-	k, err := t.pairs.cross(ctx, t.weights, test, t.train)
+	return m, nil
+}
+
+// predict trains the SVM with C on weight function i and classifies the
+// test set.
+func (w *WKPI) predict(ctx context.Context, ks *kernelSet, i int, c float64) ([]int, error) {
+	m, err := w.svm(ctx, ks, i, c)
 	if err != nil {
 		return nil, err
 	}
-	pred := make([]int, len(test))
-	for i := range test {
-		pred[i] = m.Predict(k[i])
+	pred := make([]int, len(ks.test))
+	for t := range ks.test {
+		pred[t] = m.Predict(ks.cross[i][t])
 	}
 	return pred, nil
 }
@@ -279,38 +293,23 @@ func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog pr
 	if cfg.Learn.BatchSize > 0 {
 		sigmas = nil // mini-batches make their own sums
 	}
-	return w.run(ctx, "fixed", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
+	return w.run(ctx, "fixed", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, kernel.Mixture, kernel.Mixture, error) {
 		return w.fitFixed(ctx, cfg, train, sums[cfg.Sigma], f, prog)
 	}, sigmas, cfg.Variant)
 }
 
-// fitFixed learns cfg on train (sums without fold exclude) and returns the
-// learned and the initial weight functions' Gram matrices.
-func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *learn.PairSums, exclude int, prog progress.Func) (Fold, *trained, *trained, error) {
+// fitFixed learns cfg on train (sums without fold exclude) and returns
+// the learned and the initial weight functions.
+func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *learn.PairSums, exclude int, prog progress.Func) (Fold, kernel.Mixture, kernel.Mixture, error) {
 	mix, trace, err := w.learnWeight(ctx, train, sums, exclude, cfg, prog)
 	if err != nil {
-		return Fold{}, nil, nil, err
-	}
-	p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant, prog)
-	if err != nil {
-		return Fold{}, nil, nil, err
-	}
-	learned, err := w.gram(ctx, p, train, mix, cfg)
-	if err != nil {
-		return Fold{}, nil, nil, err
+		return Fold{}, mix, mix, err
 	}
 	init, err := w.Initial(train, cfg.Learn)
-	if err != nil {
-		return Fold{}, nil, nil, err
-	}
-	base, err := w.gram(ctx, p, train, init, cfg)
-	if err != nil {
-		return Fold{}, nil, nil, err
-	}
-	return Fold{Config: cfg, Trace: trace}, learned, base, nil
+	return Fold{Config: cfg, Trace: trace}, mix, init, err
 }
 
-type foldFitter func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error)
+type foldFitter func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, kernel.Mixture, kernel.Mixture, error)
 
 // run is the outer loop every protocol shares: stratified folds, one
 // pass of pair sums per sigma for all folds, a fit per fold, and the
@@ -338,16 +337,24 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 		if !plan.runs(f) {
 			continue
 		}
-		fold, learned, base, err := fit(ctx, f, train[f], test[f], sums)
+		fold, learned, init, err := fit(ctx, f, train[f], test[f], sums)
 		if err != nil {
 			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
 		}
 		fold.Index, fold.Test = f, test[f]
 		truth := w.truth(test[f])
-		if fold.Predicted, err = w.svmPredict(ctx, learned, fold.Config.C, test[f]); err != nil {
+		p, err := w.pairsFor(ctx, fold.Config.Sigma, fold.Config.Variant, prog)
+		if err != nil {
+			return Report{}, err
+		}
+		ks, err := w.kernelSet(ctx, p, fold.Config, []kernel.Mixture{learned, init}, train[f], test[f])
+		if err != nil {
 			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
 		}
-		if fold.BaselinePredicted, err = w.svmPredict(ctx, base, fold.Config.C, test[f]); err != nil {
+		if fold.Predicted, err = w.predict(ctx, ks, 0, fold.Config.C); err != nil {
+			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
+		}
+		if fold.BaselinePredicted, err = w.predict(ctx, ks, 1, fold.Config.C); err != nil {
 			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
 		}
 		if fold.Accuracy, err = Accuracy(fold.Predicted, truth); err != nil {
@@ -397,18 +404,18 @@ func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, in
 	if err := grid.validate(); err != nil {
 		return Report{}, err
 	}
-	return w.run(ctx, "nested", plan, prog, func(ctx context.Context, f int, train, test []int, _ map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
+	return w.run(ctx, "nested", plan, prog, func(ctx context.Context, f int, train, test []int, _ map[float64]*learn.PairSums) (Fold, kernel.Mixture, kernel.Mixture, error) {
 		best, acc, err := w.innerSearch(ctx, base, grid, train, inner, plan.Seed+int64(f)+1, prog)
 		if err != nil {
-			return Fold{}, nil, nil, err
+			return Fold{}, kernel.Mixture{}, kernel.Mixture{}, err
 		}
 		p, err := w.pairsFor(ctx, best.Sigma, best.Variant, prog)
 		if err != nil {
-			return Fold{}, nil, nil, err
+			return Fold{}, kernel.Mixture{}, kernel.Mixture{}, err
 		}
 		sums, err := p.sums(ctx, train, w.truth(train), nil, 1)
 		if err != nil {
-			return Fold{}, nil, nil, err
+			return Fold{}, kernel.Mixture{}, kernel.Mixture{}, err
 		}
 		fold, learned, baseline, err := w.fitFixed(ctx, best, train, sums, -1, prog)
 		fold.InnerAccuracy = acc
@@ -444,12 +451,12 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 				if err != nil {
 					return Config{}, 0, err
 				}
-				t, err := w.gram(ctx, p, innerTrain[g], mix, cfg)
+				ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, innerTrain[g], innerTest[g])
 				if err != nil {
 					return Config{}, 0, err
 				}
 				for ci, c := range grid.Cs {
-					pred, err := w.svmPredict(ctx, t, c, innerTest[g])
+					pred, err := w.predict(ctx, ks, 0, c)
 					if err != nil {
 						return Config{}, 0, err
 					}
@@ -480,13 +487,13 @@ func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Pl
 	if err := grid.validate(); err != nil {
 		return Report{}, err
 	}
-	return w.run(ctx, "cost", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, *trained, *trained, error) {
+	return w.run(ctx, "cost", plan, prog, func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, kernel.Mixture, kernel.Mixture, error) {
 		var best Config
 		bestCost := math.Inf(1)
 		for _, cfg := range grid.cells(base) {
 			_, trace, err := w.learnWeight(ctx, train, sums[cfg.Sigma], f, cfg, nil)
 			if err != nil {
-				return Fold{}, nil, nil, err
+				return Fold{}, kernel.Mixture{}, kernel.Mixture{}, err
 			}
 			if c := trace.Cost[len(trace.Cost)-1]; c < bestCost {
 				best, bestCost = cfg, c
@@ -511,12 +518,12 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 	if err != nil {
 		return nil, err
 	}
-	t, err := w.gram(ctx, p, all, mix, cfg)
+	ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, all, nil)
 	if err != nil {
 		return nil, err
 	}
-	m, err := svm.Train(ctx, t.gram, w.Labels, svm.Options{C: cfg.C})
-	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
+	m, err := w.svm(ctx, ks, 0, cfg.C)
+	if err != nil {
 		return nil, err
 	}
 	return model.New(model.Trained{

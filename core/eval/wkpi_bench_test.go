@@ -6,7 +6,7 @@ import (
 
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
-	"wkpi-web/core/svm"
+	"wkpi-web/core/kernel"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -65,11 +65,11 @@ func BenchmarkTrainMUTAGFold(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		t, err := w.gram(ctx, p, train[0], mix, cfg)
+		ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, train[0], nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svm.Train(ctx, t.gram, w.truth(train[0]), svm.Options{C: cfg.C}); err != nil {
+		if _, err := w.svm(ctx, ks, 0, cfg.C); err != nil {
 			b.Fatal(err)
 		}
 	}

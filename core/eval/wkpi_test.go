@@ -83,7 +83,16 @@ func toyConfig() Config {
 // kernel.Kernel on image copies (no pair table), the SVM from svm -- and
 // requires the report's predictions and accuracies to match.
 func TestCrossValidateOracle(t *testing.T) {
-	_, w := toyWKPI(t)
+	// Both ways of computing pairs: the pair table, and direct
+	// computation of the learned and initial kernels as one family.
+	for _, budget := range []int64{DefaultMaxTableBytes, 0} {
+		_, w := toyWKPI(t)
+		w.MaxTableBytes = budget
+		crossValidateOracle(t, w)
+	}
+}
+
+func crossValidateOracle(t *testing.T, w *WKPI) {
 	cfg := toyConfig()
 	plan := Plan{Folds: 4, Seed: 3}
 	rep, err := w.CrossValidate(context.Background(), cfg, plan, nil)

@@ -96,22 +96,52 @@ func sum(x []float64) float64 {
 	return t
 }
 
+// Family is several kernels that differ only in their pixel weights (a
+// learned weight function and the initial one, say). Computed together
+// they share every pixel term f(A_s - B_s), the costly part, so a Family
+// of two costs little more than one kernel.
+type Family struct {
+	Weights [][]float64 // one weight vector per kernel
+	Sigma   float64
+	Variant Variant
+}
+
+func (fam Family) kernel(i int) Kernel {
+	return Kernel{Weights: fam.Weights[i], Sigma: fam.Sigma, Variant: fam.Variant}
+}
+
+func (fam Family) validate(n int) error {
+	if len(fam.Weights) == 0 {
+		return fmt.Errorf("kernel: a family needs at least one weight vector")
+	}
+	for i := range fam.Weights {
+		if err := fam.kernel(i).validate(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // sparse is an image reduced to its non-zero pixels, with the divergence
-// term t_s = w_s f(A_s) that each such pixel costs against an exact zero.
+// term t[k][n] = w_k,s f(A_s) that each such pixel s = idx[n] costs, for
+// kernel k, against an exact zero.
 type sparse struct {
 	img []float64
 	idx []int32
-	t   []float64
+	t   [][]float64
 }
 
-func (k Kernel) prepare(images [][]float64, f func(float64) float64) []sparse {
+func (fam Family) prepare(images [][]float64, f func(float64) float64) []sparse {
 	out := make([]sparse, len(images))
 	for i, img := range images {
-		sp := sparse{img: img}
+		sp := sparse{img: img, t: make([][]float64, len(fam.Weights))}
 		for s, v := range img {
 			if v != 0 {
 				sp.idx = append(sp.idx, int32(s))
-				sp.t = append(sp.t, k.Weights[s]*f(v))
+				fv := f(v)
+				for k, w := range fam.Weights {
+					sp.t[k] = append(sp.t[k], w[s]*fv)
+				}
 			}
 		}
 		out[i] = sp
@@ -119,23 +149,30 @@ func (k Kernel) prepare(images [][]float64, f func(float64) float64) []sparse {
 	return out
 }
 
-// divergence is Divergence restricted to the union of the non-zero pixels of
-// a and b, where the other pixels contribute exactly w_s f(0) = 0.
-func (k Kernel) divergence(a, b *sparse, f func(float64) float64) float64 {
-	var d float64
+// divergences writes into d each kernel's divergence between a and b,
+// summed over the union of their non-zero pixels, where the other pixels
+// contribute exactly w_s f(0) = 0.
+func (fam Family) divergences(a, b *sparse, f func(float64) float64, d []float64) {
+	clear(d)
 	for n, s := range a.idx {
 		if bv := b.img[s]; bv == 0 {
-			d += a.t[n]
+			for k := range d {
+				d[k] += a.t[k][n]
+			}
 		} else {
-			d += k.Weights[s] * f(a.img[s]-bv)
+			fv := f(a.img[s] - bv)
+			for k, w := range fam.Weights {
+				d[k] += w[s] * fv
+			}
 		}
 	}
 	for n, s := range b.idx {
 		if a.img[s] == 0 {
-			d += b.t[n]
+			for k := range d {
+				d[k] += b.t[k][n]
+			}
 		}
 	}
-	return d
 }
 
 func checkImages(images [][]float64, n int) error {
@@ -147,30 +184,49 @@ func checkImages(images [][]float64, n int) error {
 	return nil
 }
 
-// Gram returns the symmetric n x n kernel matrix of images, computing
-// row ranges of equal work in parallel.
+// Gram returns the symmetric n x n kernel matrix of images.
 func (k Kernel) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][]float64, error) {
+	g, err := Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}.Gram(ctx, images, prog)
+	if err != nil {
+		return nil, err
+	}
+	return g[0], nil
+}
+
+// Gram returns each kernel's symmetric n x n matrix of images, computing
+// row ranges of equal work in parallel.
+func (fam Family) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][][]float64, error) {
 	n := len(images)
 	b := BalancedSplit(n, Parts(n))
 	tick := prog.Counter("gram", n)
-	g := make([][]float64, n)
+	g := make([][][]float64, len(fam.Weights))
+	for k := range g {
+		g[k] = make([][]float64, n)
+	}
 	err := Parallel(len(b)-1, func(p int) error {
-		rows, err := k.GramRows(ctx, images, b[p], b[p+1], func(string, int, int) { tick() })
-		copy(g[b[p]:], rows)
+		rows, err := fam.GramRows(ctx, images, b[p], b[p+1], func(string, int, int) { tick() })
+		for k := range g {
+			if rows != nil {
+				copy(g[k][b[p]:], rows[k])
+			}
+		}
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	Symmetrize(g)
+	for k := range g {
+		Symmetrize(g[k])
+	}
 	return g, nil
 }
 
-// GramRows computes rows i0..i1-1 of the Gram matrix of images, but only
-// their upper-triangle entries j >= i (the others stay 0), so that workers
-// given disjoint row ranges (see BalancedSplit) share the work of one Gram
-// matrix without duplication. Stack the rows and call Symmetrize.
-func (k Kernel) GramRows(ctx context.Context, images [][]float64, i0, i1 int, prog progress.Func) ([][]float64, error) {
+// GramRows computes rows i0..i1-1 of each kernel's Gram matrix of images,
+// but only their upper-triangle entries j >= i (the others stay 0), so
+// that workers given disjoint row ranges (see BalancedSplit) share the
+// work of one Gram matrix without duplication. Stack the rows and call
+// Symmetrize.
+func (fam Family) GramRows(ctx context.Context, images [][]float64, i0, i1 int, prog progress.Func) ([][][]float64, error) {
 	n := len(images)
 	if i0 < 0 || i1 > n || i0 > i1 {
 		return nil, fmt.Errorf("kernel: row range [%d, %d) outside [0, %d)", i0, i1, n)
@@ -181,23 +237,32 @@ func (k Kernel) GramRows(ctx context.Context, images [][]float64, i0, i1 int, pr
 	if err := checkImages(images, len(images[0])); err != nil {
 		return nil, err
 	}
-	if err := k.validate(len(images[0])); err != nil {
+	if err := fam.validate(len(images[0])); err != nil {
 		return nil, err
 	}
-	f := k.pixelFunc()
-	total := sum(k.Weights)
-	sp := k.prepare(images, f)
-	rows := make([][]float64, i1-i0)
+	f := fam.kernel(0).pixelFunc()
+	totals := make([]float64, len(fam.Weights))
+	rows := make([][][]float64, len(fam.Weights))
+	for k, w := range fam.Weights {
+		totals[k] = sum(w)
+		rows[k] = make([][]float64, i1-i0)
+	}
+	sp := fam.prepare(images, f)
+	d := make([]float64, len(fam.Weights))
 	for i := i0; i < i1; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		row := make([]float64, n)
-		row[i] = k.fromDivergence(0, total)
-		for j := i + 1; j < n; j++ {
-			row[j] = k.fromDivergence(k.divergence(&sp[i], &sp[j], f), total)
+		for k := range rows {
+			rows[k][i-i0] = make([]float64, n)
+			rows[k][i-i0][i] = fam.kernel(k).fromDivergence(0, totals[k])
 		}
-		rows[i-i0] = row
+		for j := i + 1; j < n; j++ {
+			fam.divergences(&sp[i], &sp[j], f, d)
+			for k := range rows {
+				rows[k][i-i0][j] = fam.kernel(k).fromDivergence(d[k], totals[k])
+			}
+		}
 		prog.Report("gram", i-i0+1, i1-i0)
 	}
 	return rows, nil
@@ -214,52 +279,66 @@ func Symmetrize(g [][]float64) {
 }
 
 // Cross returns the len(rows) x len(cols) matrix k(rows[i], cols[j]), for
-// example test images against training images for prediction, computing
-// ranges of rows in parallel.
+// example test images against training images for prediction.
 func (k Kernel) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
-	parts := Parts(len(rows))
-	tick := prog.Counter("cross", len(rows))
-	out := make([][]float64, len(rows))
-	err := Parallel(parts, func(p int) error {
-		i0, i1 := p*len(rows)/parts, (p+1)*len(rows)/parts
-		part, err := k.cross(ctx, rows[i0:i1], cols, func(string, int, int) { tick() })
-		copy(out[i0:], part)
-		return err
-	})
+	out, err := Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}.Cross(ctx, rows, cols, prog)
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return out[0], nil
 }
 
-func (k Kernel) cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
-	if len(rows) == 0 || len(cols) == 0 {
-		return make([][]float64, len(rows)), nil
-	}
-	n := len(cols[0])
-	if err := checkImages(rows, n); err != nil {
-		return nil, err
-	}
-	if err := checkImages(cols, n); err != nil {
-		return nil, err
-	}
-	if err := k.validate(n); err != nil {
-		return nil, err
-	}
-	f := k.pixelFunc()
-	total := sum(k.Weights)
-	rs, cs := k.prepare(rows, f), k.prepare(cols, f)
-	out := make([][]float64, len(rows))
-	for i := range rs {
-		if err := ctx.Err(); err != nil {
+// Cross returns each kernel's len(rows) x len(cols) matrix, computing
+// ranges of rows in parallel.
+func (fam Family) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][][]float64, error) {
+	if len(rows) > 0 && len(cols) > 0 {
+		n := len(cols[0])
+		if err := checkImages(rows, n); err != nil {
 			return nil, err
 		}
-		row := make([]float64, len(cs))
-		for j := range cs {
-			row[j] = k.fromDivergence(k.divergence(&rs[i], &cs[j], f), total)
+		if err := checkImages(cols, n); err != nil {
+			return nil, err
 		}
-		out[i] = row
-		prog.Report("cross", i+1, len(rs))
+		if err := fam.validate(n); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][][]float64, len(fam.Weights))
+	for k := range out {
+		out[k] = make([][]float64, len(rows))
+	}
+	if len(rows) == 0 || len(cols) == 0 {
+		return out, nil
+	}
+	f := fam.kernel(0).pixelFunc()
+	totals := make([]float64, len(fam.Weights))
+	for k, w := range fam.Weights {
+		totals[k] = sum(w)
+	}
+	rs, cs := fam.prepare(rows, f), fam.prepare(cols, f)
+	parts := Parts(len(rows))
+	tick := prog.Counter("cross", len(rows))
+	err := Parallel(parts, func(p int) error {
+		d := make([]float64, len(fam.Weights))
+		for i := p * len(rows) / parts; i < (p+1)*len(rows)/parts; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			for k := range out {
+				out[k][i] = make([]float64, len(cs))
+			}
+			for j := range cs {
+				fam.divergences(&rs[i], &cs[j], f, d)
+				for k := range out {
+					out[k][i][j] = fam.kernel(k).fromDivergence(d[k], totals[k])
+				}
+			}
+			tick()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -122,21 +122,44 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 				}
 			}
 		}
-		// Rows split over 3 workers give the same matrix.
+		// Rows split over 3 workers give the same matrix, and a family
+		// computes a second weight vector's matrix alongside in the same
+		// pass: it must equal the plain loop with those weights.
+		w2 := make([]float64, len(w))
+		for s := range w2 {
+			w2[s] = w[len(w)-1-s] + 0.1
+		}
+		fam := Family{Weights: [][]float64{w, w2}, Sigma: tc.sigma, Variant: tc.v}
 		b := BalancedSplit(len(images), 3)
-		var stacked [][]float64
+		stacked := make([][][]float64, 2)
 		for p := 0; p < 3; p++ {
-			rows, err := k.GramRows(context.Background(), images, b[p], b[p+1], nil)
+			rows, err := fam.GramRows(context.Background(), images, b[p], b[p+1], nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			stacked = append(stacked, rows...)
+			for f := range stacked {
+				stacked[f] = append(stacked[f], rows[f]...)
+			}
 		}
-		Symmetrize(stacked)
+		for f := range stacked {
+			Symmetrize(stacked[f])
+		}
+		famCross, err := fam.Cross(context.Background(), images[:4], images[2:], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range g {
 			for j := range g {
-				if stacked[i][j] != g[i][j] {
+				if stacked[0][i][j] != g[i][j] {
 					t.Fatalf("%s: split Gram differs at %d,%d", tc.name, i, j)
+				}
+				if want := plainKernel(tc.v, w2, images[i], images[j], tc.sigma); !close(stacked[1][i][j], want, 1e-12) {
+					t.Fatalf("%s: second kernel of the family G[%d][%d] = %v, plain loop %v", tc.name, i, j, stacked[1][i][j], want)
+				}
+				if i < 4 && j >= 2 {
+					if want := plainKernel(tc.v, w2, images[i], images[j], tc.sigma); !close(famCross[1][i][j-2], want, 1e-12) {
+						t.Fatalf("%s: family cross [%d][%d] = %v, plain loop %v", tc.name, i, j-2, famCross[1][i][j-2], want)
+					}
 				}
 			}
 		}
