@@ -5,7 +5,11 @@ ADDR    ?= 127.0.0.1:8000
 WEB     := build/web
 VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)-$(shell date +%s)
 
-.PHONY: all run test data web bench fuzz clean
+DIST    := dist
+PREFIX  ?=
+EDGE    := build/edge
+
+.PHONY: all run test data web dist edge bench fuzz clean
 
 all: web
 
@@ -21,12 +25,25 @@ web: data
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/worker.wasm ./wasm/worker
 	$(GO) run ./cmd/static -out $(WEB) -public public -data data -version $(VERSION)
 
+## dist: the site to deploy, into dist/: content-hashed wasm, worker and data names, .br and .gz
+## copies (brotli 11: about a minute). PREFIX=/wkpi-web builds it for that sub-path. docs/deploy.md
+dist: web
+	rm -rf $(DIST)
+	$(GO) run ./cmd/static -out $(DIST) -wasm $(WEB)/web -public public -data data -version $(VERSION) -prefix "$(PREFIX)" -hash -brotli 11
+
+## edge: the Cloudflare Worker (cmd/edge) into build/edge, with a model trained on MUTAG embedded
+edge: data
+	$(GO) run ./cmd/wkpi train -data data/MUTAG -out cmd/edge/model.json
+	$(GO) run ./cmd/edge -model cmd/edge/model.json -gob cmd/edge/model.gob
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(EDGE)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w -X main.version=$(VERSION)" -o $(EDGE)/app.wasm ./cmd/edge
+
 ## run: build and serve the app
 run: web
 	$(GO) run ./cmd/serve -addr $(ADDR) -root $(WEB)
 
 ## test: every test; browser tests run in headless Chromium
-test: data web
+test: data web dist edge
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 
@@ -43,4 +60,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf build
+	rm -rf build $(DIST)

@@ -30,10 +30,10 @@ type Backend interface {
 	Restore(done func(key string))
 	// ReadFiles reads a JS array of File into memory.
 	ReadFiles(files app.Value, done func([]protocol.File, error))
-	// SaveModel keeps a model's JSON for the next visit; RestoreModel
-	// returns it (nil when there is none).
-	SaveModel(data []byte)
-	RestoreModel(done func(data []byte))
+	// Put keeps data under key for the next visit (the models, the last
+	// results); Get returns it, nil when there is none.
+	Put(key string, data []byte)
+	Get(key string, done func(data []byte))
 	// ObjectURL makes a URL for data (for a download link); RevokeURL
 	// frees it.
 	ObjectURL(data []byte, mime string) string

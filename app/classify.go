@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/csv"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,7 @@ type ClassifyTab struct {
 	Error    string
 	Graphs   []protocol.Graph
 	Chosen   int
+	CSV      string // object URL of the predictions as CSV, for download
 	OnUpload func(files app.Value)
 	OnChoose func(int)
 }
@@ -42,6 +44,10 @@ func (c *ClassifyTab) Render() app.UI {
 	return app.Div().Class("tab-body").Body(
 		app.Section().Class("card").Body(
 			app.H2().Text("Classify graphs with the model of "+c.Model.Dataset),
+			app.P().ID("classify-about").Text(fmt.Sprintf(
+				"The model sees the structure of a graph only: atom and bond types (node and edge labels) are ignored, so two molecules of the same shape get the same class. "+
+					"Its classes are %s, the labels of %s's graph label file; %s's files do not say what they mean.",
+				classList(c.Model.Classes), c.Model.Dataset, c.Model.Dataset)),
 			app.Div().ID("classify-drop").Class("dropzone").
 				OnDragOver(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
 				OnDrop(func(ctx app.Context, e app.Event) {
@@ -49,7 +55,7 @@ func (c *ClassifyTab) Render() app.UI {
 					upload(e.Get("dataTransfer").Get("files"))
 				}).Body(
 				app.Label().For("classify-upload").Text("Graph files (MOL/SDF, edge list, GraphML, JSON, or a TU set): drop them here or choose them: "),
-				app.Input().ID("classify-upload").Type("file").Multiple(true).Accept(graphFormats).Disabled(c.Running).
+				app.Input().ID("classify-upload").Type("file").Multiple(true).Accept(graphFormats).Attr("disabled", flag(c.Running)).
 					OnChange(func(ctx app.Context, e app.Event) {
 						upload(ctx.JSSrc().Get("files"))
 						ctx.JSSrc().Set("value", "") // the same file may be chosen again
@@ -67,40 +73,101 @@ func (c *ClassifyTab) Render() app.UI {
 func (c *ClassifyTab) results() app.UI {
 	chosen := min(max(c.Chosen, 0), len(c.Graphs)-1)
 	g := c.Graphs[chosen]
+	right, labelled := score(c.Graphs)
 	return app.Div().Class("columns").Body(
 		app.Section().Class("card").Body(
 			app.H2().Text("Predictions"),
-			app.Table().ID("predictions").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Th().Text("File"), app.Th().Text("Graph"), app.Th().Text("Nodes"), app.Th().Text("Edges"),
-					app.Th().Text("Class"), app.Th().Text("Decision values"),
-				)),
-				app.TBody().Body(
-					app.Range(c.Graphs).Slice(func(i int) app.UI {
-						g := c.Graphs[i]
-						row := app.Tr().Class("pick").Aria("selected", fmt.Sprint(i == chosen)).
-							OnClick(func(ctx app.Context, e app.Event) {
+			app.If(labelled > 0, func() app.UI {
+				return app.P().ID("classify-accuracy").Class("accuracy-line").DataSet("value", float64(right)/float64(labelled)).Text(
+					fmt.Sprintf("Accuracy against the upload's own labels: %.1f %% (%d of %d graphs).", 100*float64(right)/float64(labelled), right, labelled))
+			}),
+			scroller("Predictions table").Body(
+				app.Table().ID("predictions").Body(
+					app.THead().Body(app.Tr().Body(
+						app.Th().Text("File"), app.Th().Text("Graph"), app.Th().Text("Nodes"), app.Th().Text("Edges"),
+						app.Th().Text("Predicted"),
+						app.If(labelled > 0, func() app.UI { return app.Th().Text("Label") }),
+						app.Th().Text("Decision values"),
+					)),
+					app.TBody().Body(
+						app.Range(c.Graphs).Slice(func(i int) app.UI {
+							g := c.Graphs[i]
+							choose := func(ctx app.Context, e app.Event) {
 								if c.OnChoose != nil {
 									c.OnChoose(i)
 								}
-							})
-						return row.Body(
-							app.Td().Text(g.File), app.Td().Text(fmt.Sprint(g.Index)),
-							app.Td().Text(fmt.Sprint(g.Nodes)), app.Td().Text(fmt.Sprint(g.Edges)),
-							app.Td().Class("predicted").Text(g.Label),
-							app.Td().Class("decision").Text(decisions(g.Decision)),
-						)
-					}),
+							}
+							cls := "pick"
+							if i == chosen {
+								cls = "pick chosen"
+							}
+							// The file cell is a button, so the keyboard reaches every row.
+							return app.Tr().Class(cls).OnClick(choose).Body(
+								app.Td().Body(app.Button().Class("link").Aria("pressed", fmt.Sprint(i == chosen)).
+									Title("Show its diagram").Text(g.File)),
+								app.Td().Text(fmt.Sprint(g.Index)),
+								app.Td().Text(fmt.Sprint(g.Nodes)), app.Td().Text(fmt.Sprint(g.Edges)),
+								app.Td().Class("predicted").Text(className(g.Label)),
+								app.If(labelled > 0, func() app.UI { return app.Td().Class("truth").Text(className(g.Truth)) }),
+								app.Td().Class("decision").Text(decisions(g.Decision)),
+							)
+						}),
+					),
 				),
 			),
-			app.P().Class("muted").Text("A positive decision value votes for the first class of its pair: "+pairs(c.Model.Classes)+". Click a row to see its diagram."),
+			app.P().Class("muted").Text("A positive decision value votes for the first class of its pair: "+pairs(c.Model.Classes)+". Choose a file to see its diagram."),
+			app.If(c.CSV != "", func() app.UI {
+				return app.A().ID("classify-csv").Class("button").Href(c.CSV).Attr("download", "predictions.csv").Text("Download the predictions (CSV)")
+			}),
 		),
 		app.Section().Class("card").Body(
-			app.H2().Text(fmt.Sprintf("%s, graph %d: predicted %s", g.File, g.Index, g.Label)),
+			app.H2().Text(fmt.Sprintf("%s, graph %d: predicted %s", g.File, g.Index, className(g.Label))),
 			&HeatView{ID: "classify-heat", Grid: c.Model.Grid, Values: c.Weight, Points: g.Points,
 				Caption: "The learned weight function with this graph's diagram points."},
 		),
 	)
+}
+
+// className names a class for people: "class -1".
+func className(label string) string {
+	if label == "" {
+		return ""
+	}
+	return "class " + label
+}
+
+func classList(classes []string) string {
+	s := make([]string, len(classes))
+	for i, c := range classes {
+		s[i] = className(c)
+	}
+	return strings.Join(s, ", ")
+}
+
+// score counts the graphs whose own label is known and, of those, the
+// ones predicted right.
+func score(graphs []protocol.Graph) (right, labelled int) {
+	for _, g := range graphs {
+		if g.Truth != "" {
+			labelled++
+			if g.Truth == g.Label {
+				right++
+			}
+		}
+	}
+	return right, labelled
+}
+
+// predictionsCSV writes the predictions as CSV: one row per graph.
+func predictionsCSV(graphs []protocol.Graph) []byte {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"file", "graph", "nodes", "edges", "predicted", "label", "decision_values"})
+	for _, g := range graphs {
+		w.Write([]string{g.File, fmt.Sprint(g.Index), fmt.Sprint(g.Nodes), fmt.Sprint(g.Edges), g.Label, g.Truth, decisions(g.Decision)})
+	}
+	w.Flush()
+	return []byte(b.String())
 }
 
 func decisions(d []float64) string {

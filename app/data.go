@@ -38,7 +38,7 @@ func (d *DataTab) Render() app.UI {
 			app.Div().Class("row").Body(
 				app.Range(Demos).Slice(func(i int) app.UI {
 					name := Demos[i]
-					return app.Button().ID("demo-" + name).Text(name).Disabled(d.Loading != "").
+					return app.Button().ID("demo-"+name).Text(name).Attr("disabled", flag(d.Loading != "")).
 						OnClick(func(ctx app.Context, e app.Event) {
 							if d.OnDemo != nil {
 								d.OnDemo(name)

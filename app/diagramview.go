@@ -64,11 +64,21 @@ func (v *DiagramView) Render() app.UI {
 			svg("text").Class("tick").Attr("x", "96").Attr("y", "93").Attr("text-anchor", "end").Text(fmt.Sprintf("%.3g", hi)),
 			app.Range(all).Slice(func(i int) app.UI {
 				s := all[i]
+				spots := stack(s.points, func(p persistence.Point) (float64, float64) { return px(p.Birth), py(p.Death) })
 				return svg("g").Class("series " + s.class).Body(
-					app.Range(s.points).Slice(func(j int) app.UI {
-						p := s.points[j]
-						return mark(i, px(p.Birth), py(p.Death), s.colour).Body(
-							svg("title").Text(fmt.Sprintf("%s (%.4g, %.4g)", s.name, p.Birth, p.Death)))
+					app.Range(spots).Slice(func(j int) app.UI {
+						sp := spots[j]
+						p := s.points[sp.first]
+						title := fmt.Sprintf("%s (%.4g, %.4g)", s.name, p.Birth, p.Death)
+						if sp.n > 1 {
+							title += fmt.Sprintf(" × %d", sp.n)
+						}
+						return svg("g").Class("spot").DataSet("count", sp.n).Body(
+							mark(i, sp.x, sp.y, s.colour).Body(svg("title").Text(title)),
+							app.If(sp.n > 1, func() app.UI {
+								return svg("text").Class("count").Attr("x", num(sp.x+2.2)).Attr("y", num(sp.y-1.2)).Text(fmt.Sprint(sp.n))
+							}),
+						)
 					}),
 				)
 			}),
@@ -86,6 +96,32 @@ func (v *DiagramView) Render() app.UI {
 			}),
 		),
 	)
+}
+
+// spot is one place of a plot holding n points, the first of them
+// points[first].
+type spot struct {
+	x, y     float64
+	n, first int
+}
+
+// stack groups points that fall on the same place of a plot (at the
+// precision num writes coordinates), so that a place with several points
+// can say how many it holds.
+func stack[P any](points []P, at func(P) (float64, float64)) []spot {
+	var out []spot
+	where := map[[2]string]int{}
+	for i, p := range points {
+		x, y := at(p)
+		key := [2]string{num(x), num(y)}
+		if k, ok := where[key]; ok {
+			out[k].n++
+			continue
+		}
+		where[key] = len(out)
+		out = append(out, spot{x: x, y: y, n: 1, first: i})
+	}
+	return out
 }
 
 // mark draws series i's symbol at (x, y): circle, square, triangle, diamond,

@@ -5,6 +5,14 @@
 //
 // The package builds natively too, so cmd/static can prerender the page;
 // there the Backend is nil and the components render their empty state.
+// The selected tab lives in the URL's fragment (#train), so links, Back
+// and Forward work. What the page keeps across visits (the dataset, every
+// trained or loaded model by name, the last cross-validation's results)
+// goes through Backend.Put and Get, which wasm/app backs with IndexedDB.
+//
+// go-app writes an attribute whose value is "true" without its value and
+// a bool false as "false" (which HTML reads as present): boolean
+// attributes go through flag, and the prerendered tab bar is raw HTML.
 //
 // Adding a tab: write its component in its own file, add an entry to tabs
 // in root.go, and render it in Root.body.

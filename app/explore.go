@@ -59,7 +59,7 @@ func (t *ExploreTab) Render() app.UI {
 						}
 					}).Body(
 					app.Range(Descriptors).Slice(func(i int) app.UI {
-						return app.Option().Value(Descriptors[i][0]).Selected(Descriptors[i][0] == t.Descriptor).Text(Descriptors[i][1])
+						return app.Option().Value(Descriptors[i][0]).Attr("selected", flag(Descriptors[i][0] == t.Descriptor)).Text(Descriptors[i][1])
 					}),
 				),
 			),

@@ -25,7 +25,7 @@ func (p *GraphPicker) Render() app.UI {
 	}
 	return app.Div().Class("picker").Body(
 		app.Label().For(p.ID+"-graph").Text("Graph"),
-		app.Button().Class("small").Aria("label", "Previous graph").Disabled(p.Graph <= 0).Text("‹").
+		app.Button().Class("small").Aria("label", "Previous graph").Attr("disabled", flag(p.Graph <= 0)).Text("‹").
 			OnClick(func(ctx app.Context, e app.Event) { pick(p.Graph - 1) }),
 		app.Input().ID(p.ID+"-graph").Type("number").Min(0).Max(p.Count-1).Value(p.Graph).
 			OnChange(func(ctx app.Context, e app.Event) {
@@ -33,7 +33,7 @@ func (p *GraphPicker) Render() app.UI {
 					pick(i)
 				}
 			}),
-		app.Button().Class("small").Aria("label", "Next graph").Disabled(p.Graph >= p.Count-1).Text("›").
+		app.Button().Class("small").Aria("label", "Next graph").Attr("disabled", flag(p.Graph >= p.Count-1)).Text("›").
 			OnClick(func(ctx app.Context, e app.Event) { pick(p.Graph + 1) }),
 		app.Span().Class("muted").Text(fmt.Sprintf("of 0..%d", p.Count-1)),
 	)

@@ -9,10 +9,12 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-// ModelsTab shows the current model, offers it for download and loads a
-// model file in its place.
+// ModelsTab lists the kept models, shows the current one (the one
+// Classify uses), offers it for download and loads model files.
 type ModelsTab struct {
 	app.Compo
+	Kept     []Kept
+	Name     string // of the current model
 	Model    *protocol.Info
 	Weight   []float64
 	URL      string // object URL of the model's JSON, for the download link
@@ -20,6 +22,17 @@ type ModelsTab struct {
 	Loading  bool
 	Error    string
 	OnUpload func(files app.Value)
+	OnUse    func(name string)
+	OnDelete func(name string)
+}
+
+// Kept is one kept model as the list shows it.
+type Kept struct {
+	Name     string
+	Info     *protocol.Info
+	Accuracy float64 // mean CV accuracy, 0 when unknown
+	URL      string
+	Current  bool
 }
 
 // Render lays out the model card and the import.
@@ -29,7 +42,7 @@ func (m *ModelsTab) Render() app.UI {
 			app.H2().Text("Load a model"),
 			app.Div().Class("dropzone").Body(
 				app.Label().For("model-upload").Text("A model file saved from this page (JSON): "),
-				app.Input().ID("model-upload").Type("file").Accept(".json,application/json").Disabled(m.Loading).
+				app.Input().ID("model-upload").Type("file").Accept(".json,application/json").Attr("disabled", flag(m.Loading)).
 					OnChange(func(ctx app.Context, e app.Event) {
 						files := ctx.JSSrc().Get("files")
 						if m.OnUpload != nil && files.Truthy() && files.Length() > 0 {
@@ -43,6 +56,7 @@ func (m *ModelsTab) Render() app.UI {
 				return app.P().ID("model-error").Class("error").Attr("role", "alert").Text(m.Error)
 			}),
 		),
+		app.If(len(m.Kept) > 0, func() app.UI { return m.list() }),
 		app.If(m.Model == nil, func() app.UI {
 			return app.Section().Class("card").Body(
 				app.H2().Text("Current model"),
@@ -52,29 +66,73 @@ func (m *ModelsTab) Render() app.UI {
 	)
 }
 
+// list shows every kept model with its dataset, settings and accuracy.
+func (m *ModelsTab) list() app.UI {
+	return app.Section().Class("card").ID("model-list").Body(
+		app.H2().Text("Kept models"),
+		scroller("Kept models").Body(app.Table().Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Text("Name"), app.Th().Text("Dataset"), app.Th().Text("Settings"), app.Th().Text("CV accuracy"), app.Th().Text("Actions"),
+			)),
+			app.TBody().Body(
+				app.Range(m.Kept).Slice(func(i int) app.UI {
+					k := m.Kept[i]
+					acc := "not known"
+					if k.Accuracy > 0 {
+						acc = fmt.Sprintf("%.1f %%", 100*k.Accuracy)
+					}
+					return app.Tr().DataSet("name", k.Name).Body(
+						app.Td().Class("model-name").Text(k.Name),
+						app.Td().Text(k.Info.Dataset),
+						app.Td().Text(fmt.Sprintf("%s, m %d, σ %g, C %g", label(Descriptors, k.Info.Descriptor), k.Info.M, k.Info.Sigma, k.Info.C)),
+						app.Td().Class("model-accuracy").Text(acc),
+						app.Td().Body(
+							app.If(k.Current, func() app.UI { return app.Span().Class("pill").Text("in use") }).Else(func() app.UI {
+								return app.Button().Class("small secondary use").Text("Use").Aria("label", "Use "+k.Name).
+									OnClick(func(app.Context, app.Event) {
+										if m.OnUse != nil {
+											m.OnUse(k.Name)
+										}
+									})
+							}),
+							app.Button().Class("small secondary delete").Text("Delete").Aria("label", "Delete "+k.Name).
+								OnClick(func(app.Context, app.Event) {
+									if m.OnDelete != nil {
+										m.OnDelete(k.Name)
+									}
+								}),
+						),
+					)
+				}),
+			),
+		)),
+		app.P().Class("muted").Text("Kept in this browser across visits."),
+	)
+}
+
 func (m *ModelsTab) card() app.UI {
 	i := m.Model
 	return app.Div().Class("columns").Body(
 		app.Section().Class("card").ID("model-card").Body(
-			app.H2().Text("Current model"),
+			app.H2().Text("Current model: "+m.Name),
 			app.Dl().Body(
 				app.Dt().Text("Trained on"), app.Dd().ID("model-dataset").Text(i.Dataset),
 				app.Dt().Text("Classes"), app.Dd().Text(strings.Join(i.Classes, ", ")),
-				app.Dt().Text("Descriptor"), app.Dd().Text(i.Descriptor),
-				app.Dt().Text("Weight function"), app.Dd().Text(fmt.Sprintf("%d Gaussians, %s start", i.M, i.Init)),
+				app.Dt().Text("Descriptor"), app.Dd().Text(label(Descriptors, i.Descriptor)),
+				app.Dt().Text("Weight function"), app.Dd().Text(fmt.Sprintf("%d Gaussians, %s start", i.M, label(Inits, i.Init))),
 				app.Dt().Text("Kernel width σ, SVM C"), app.Dd().Text(fmt.Sprintf("%g, %g", i.Sigma, i.C)),
 				app.Dt().Text("Support vectors"), app.Dd().Text(fmt.Sprint(i.Support)),
 				app.Dt().Text("Image grid"), app.Dd().Text(fmt.Sprintf("%d × %d pixels", i.Grid.Rows, i.Grid.Cols)),
 			),
-			app.P().Class("muted").Text("Kept in this browser across visits."),
 			app.If(m.URL != "", func() app.UI {
 				return app.A().ID("model-download").Class("button").Href(m.URL).Attr("download", m.FileName).Text("Download " + m.FileName)
 			}),
-			&CostPlot{ID: "model-cost", Names: []string{"training on the whole dataset"}, Curves: [][]float64{i.Cost}},
+			&CostPlot{ID: "model-cost", Names: []string{"training on the whole dataset"}, Curves: [][]float64{i.Cost},
+				Stops: []string{stopReason(i.Converged, i.Iterations, i.Cost)}},
 		),
 		app.Section().Class("card").Body(
 			app.H2().Text("Learned weight function"),
-			&HeatView{ID: "model-heat", Grid: i.Grid, Values: m.Weight, Caption: "The model's weight function."},
+			&HeatView{ID: "model-heat", Grid: i.Grid, Values: m.Weight, Centres: i.Centres, Caption: "The model's weight function."},
 		),
 	)
 }

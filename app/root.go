@@ -12,7 +12,7 @@ import (
 
 // tabs lists the tabs in display order: id and label.
 var tabs = [][2]string{
-	{"data", "Data"}, {"explore", "Explore"}, {"train", "Train"}, {"classify", "Classify"}, {"models", "Models"},
+	{"data", "Data"}, {"explore", "Explore"}, {"train", "Train"}, {"compare", "Compare"}, {"classify", "Classify"}, {"models", "Models"},
 }
 
 // Root is the whole page: tab bar, the current tab, a status line. It owns
@@ -40,18 +40,28 @@ type Root struct {
 	progress string
 	expErr   string
 	status   string
-	jobs     int // jobs submitted and not yet ended
+	jobs     int                   // jobs submitted and not yet ended
+	kinds    map[protocol.Kind]int // of those jobs, how many of each kind
 
 	form         *protocol.Training // the Train tab's choices
+	formText     map[string]string  // invalid text typed in its number fields, by id
+	defaults     *protocol.Training // eval's defaults, from a worker
+	paper        *protocol.Training // the paper's settings, from a worker
 	cv           *cvRun
-	model        *trained
+	lastRun      *savedRun  // the last finished run, shown again with its dataset
+	asking       string     // a model of this name exists: replace it or keep both?
+	models       []*trained // every kept model
+	model        *trained   // the one Classify uses
 	modelLoading bool
 	modelErr     string
 	classifying  bool
 	classErr     string
 	graphs       []protocol.Graph // predictions of the last upload
+	csvURL       string           // of graphs as CSV, for download
 	chosen       int
 	update       bool // a newer version of the app is cached and waits for a reload
+
+	compare *compareState // the Compare tab
 }
 
 // OnAppUpdate offers the new version that the service worker has cached;
@@ -67,7 +77,8 @@ func (r *Root) OnMount(ctx app.Context) {
 		return
 	}
 	r.loadDefaults(ctx)
-	r.restoreModel(ctx)
+	r.restoreModels(ctx)
+	r.restoreRun()
 	r.loading = "saved dataset"
 	r.Backend.Restore(func(key string) {
 		ctx.Dispatch(func(ctx app.Context) {
@@ -100,40 +111,56 @@ func (r *Root) Render() app.UI {
 				app.Button().Class("small").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
 			)
 		}),
-		app.Nav().Class("tabs").Attr("role", "tablist").Aria("label", "Sections").Body(
-			app.Range(tabs).Slice(func(i int) app.UI {
-				id, label := tabs[i][0], tabs[i][1]
-				// WAI-ARIA tabs: only the selected tab is in the Tab order;
-				// arrow keys, Home and End move between tabs.
-				tabindex := -1
-				if id == r.current() {
-					tabindex = 0
-				}
-				return app.Button().ID("tab-"+id).Class("tab").Attr("role", "tab").
-					Aria("selected", fmt.Sprint(id == r.current())).
-					Aria("controls", "panel").
-					TabIndex(tabindex).
-					Text(label).
-					OnClick(func(ctx app.Context, e app.Event) { r.showTab(ctx, id) }).
-					OnKeyDown(func(ctx app.Context, e app.Event) {
-						next, ok := neighbourTab(id, e.Get("key").String())
-						if !ok {
-							return
-						}
-						e.PreventDefault()
-						r.showTab(ctx, next)
-						ctx.Defer(func(app.Context) { app.Window().GetElementByID("tab-" + next).Call("focus") })
-					})
-			}),
+		r.tabBar(),
+		// The tab panel sits inside the main landmark: role=tabpanel on
+		// <main> itself would hide the landmark from screen readers.
+		app.Main().ID("main").Body(
+			app.Div().ID("panel").Attr("role", "tabpanel").Aria("labelledby", "tab-"+r.current()).Body(r.body()),
 		),
-		app.Main().ID("panel").Attr("role", "tabpanel").Aria("labelledby", "tab-"+r.current()).Body(r.body()),
 		app.Footer().Class("status").Body(
 			app.Span().Aria("live", "polite").ID("status").Text(r.status),
 			app.If(r.jobs > 0, func() app.UI {
-				return app.Span().ID("jobs").Class("busy").Text(fmt.Sprintf(" %d job(s) running in the background", r.jobs))
+				return app.Span().ID("jobs").Class("busy").Text(" " + r.busy())
 			}),
 		),
 	)
+}
+
+// tabBar is the row of tabs. Prerendered (no Backend), it is written as
+// raw HTML: go-app writes an attribute whose value is "true" without its
+// value, and aria-selected needs one.
+func (r *Root) tabBar() app.UI {
+	if r.Backend == nil {
+		return app.Raw(staticTabs(r.current()))
+	}
+	// The tab list sits in a nav landmark: role=tablist on <nav> itself
+	// would leave the tabs outside every landmark.
+	return app.Nav().Aria("label", "Sections").Body(app.Div().Class("tabs").Attr("role", "tablist").Aria("label", "Sections").Body(
+		app.Range(tabs).Slice(func(i int) app.UI {
+			id, label := tabs[i][0], tabs[i][1]
+			// WAI-ARIA tabs: only the selected tab is in the Tab order;
+			// arrow keys, Home and End move between tabs.
+			tabindex := -1
+			if id == r.current() {
+				tabindex = 0
+			}
+			return app.Button().ID("tab-"+id).Class("tab").Attr("role", "tab").
+				Aria("selected", fmt.Sprint(id == r.current())).
+				Aria("controls", "panel").
+				TabIndex(tabindex).
+				Text(label).
+				OnClick(func(ctx app.Context, e app.Event) { r.showTab(ctx, id) }).
+				OnKeyDown(func(ctx app.Context, e app.Event) {
+					next, ok := neighbourTab(id, e.Get("key").String())
+					if !ok {
+						return
+					}
+					e.PreventDefault()
+					r.showTab(ctx, next)
+					ctx.Defer(func(app.Context) { app.Window().GetElementByID("tab-" + next).Call("focus") })
+				})
+		}),
+	))
 }
 
 func (r *Root) body() app.UI {
@@ -160,6 +187,8 @@ func (r *Root) body() app.UI {
 		return r.trainTab()
 	case "classify":
 		return r.classifyTab()
+	case "compare":
+		return r.compareTab()
 	default:
 		return r.modelsTab()
 	}
@@ -169,7 +198,18 @@ func (r *Root) body() app.UI {
 // kept on the UI goroutine, like all of Root's state.
 func (r *Root) submit(ctx app.Context, req protocol.Request, h pool.Handler) int64 {
 	r.jobs++
-	end := func() { ctx.Dispatch(func(app.Context) { r.jobs-- }) }
+	if r.kinds == nil {
+		r.kinds = map[protocol.Kind]int{}
+	}
+	r.kinds[req.Kind]++
+	end := func() {
+		ctx.Dispatch(func(app.Context) {
+			r.jobs--
+			if r.kinds[req.Kind]--; r.kinds[req.Kind] <= 0 {
+				delete(r.kinds, req.Kind)
+			}
+		})
+	}
 	done, fail := h.Done, h.Fail
 	h.Done = func(resp protocol.Response) {
 		end()
@@ -201,14 +241,19 @@ func (r *Root) descriptor() string {
 	return r.desc
 }
 
-// neighbourTab is the tab a key moves to from tab id, if the key moves.
-func neighbourTab(id, key string) (string, bool) {
-	i := 0
+// tabIndex is the position of tab id in tabs.
+func tabIndex(id string) (int, bool) {
 	for j, t := range tabs {
 		if t[0] == id {
-			i = j
+			return j, true
 		}
 	}
+	return 0, false
+}
+
+// neighbourTab is the tab a key moves to from tab id, if the key moves.
+func neighbourTab(id, key string) (string, bool) {
+	i, _ := tabIndex(id)
 	switch key {
 	case "ArrowRight":
 		i = (i + 1) % len(tabs)
@@ -224,7 +269,30 @@ func neighbourTab(id, key string) (string, bool) {
 	return tabs[i][0], true
 }
 
+// OnNav selects the tab named by the URL's fragment (#train), so that
+// links, Back and Forward move between tabs.
+func (r *Root) OnNav(ctx app.Context) {
+	id := ctx.Page().URL().Fragment
+	if id == "" {
+		id = tabs[0][0]
+	}
+	if _, ok := tabIndex(id); ok && id != r.current() {
+		r.selectTab(ctx, id)
+	}
+}
+
+// showTab selects tab id and records it in the URL's fragment, in the
+// history.
 func (r *Root) showTab(ctx app.Context, id string) {
+	r.selectTab(ctx, id)
+	u := *ctx.Page().URL()
+	if u.Fragment != id {
+		u.Fragment = id
+		ctx.NavigateTo(&u)
+	}
+}
+
+func (r *Root) selectTab(ctx app.Context, id string) {
 	r.tab = id
 	if id == "explore" && r.summary != nil && r.explored == nil && r.exploreJ == 0 {
 		r.explore(ctx)
@@ -275,6 +343,9 @@ func (r *Root) load(ctx app.Context, key string) {
 				r.explored, r.values, r.image = nil, nil, nil
 				r.cancelCV("")
 				r.cv = nil // its results belong to the previous dataset
+				if r.lastRun != nil && r.lastRun.Key == key {
+					r.cv = r.lastRun.run()
+				}
 				r.pickGraph(ctx, 0)
 			})
 		},

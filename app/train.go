@@ -2,7 +2,7 @@ package app
 
 import (
 	"fmt"
-	"strconv"
+	"slices"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -32,7 +32,21 @@ type TrainTab struct {
 	Model    *protocol.Info
 	Before   []float64
 	After    []float64
+	// Text holds what the user typed in number fields that do not parse
+	// or are out of range, by field id; the run waits until it is empty.
+	Text map[string]string
+	// Used is the settings of the run shown, in full; Restored says it
+	// ran in an earlier visit.
+	Used     *protocol.Training
+	Restored bool
+	// Replace names the kept model a new run would replace: the tab asks
+	// whether to replace it or keep both, and OnAnswer gets "replace",
+	// "both" or "cancel".
+	Replace  string
+	OnAnswer func(string)
 	OnForm   func(protocol.Training)
+	OnField  func(id, text string)
+	OnPreset func(name string) // "paper" or "defaults"
 	OnRun    func()
 	OnCancel func()
 }
@@ -60,108 +74,49 @@ func (t *TrainTab) Render() app.UI {
 	)
 }
 
-func (t *TrainTab) form() app.UI {
-	if t.Form == nil {
-		return app.Section().Class("card").Body(app.P().Class("busy").Text("Starting a worker…"))
-	}
-	f := *t.Form
-	set := func(change func(*protocol.Training, string)) func(app.Context, app.Event) {
-		return func(ctx app.Context, e app.Event) {
-			next := f
-			change(&next, ctx.JSSrc().Get("value").String())
-			if t.OnForm != nil {
-				t.OnForm(next)
-			}
-		}
-	}
-	atof := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
-	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
-	number := func(id, label, help string, value any, step string, change func(*protocol.Training, string)) app.UI {
-		return app.Div().Class("field").Body(
-			app.Label().For(id).Text(label),
-			app.Input().ID(id).Type("number").Attr("step", step).Min(0).Value(value).Title(help).Disabled(t.Running).OnChange(set(change)),
-		)
-	}
-	return app.Section().Class("card").ID("train-form").Body(
-		app.H2().Text("Train and evaluate on "+t.Summary.Name),
-		app.Div().Class("form-grid").Body(
-			app.Div().Class("field").Body(
-				app.Label().For("train-descriptor").Text("Descriptor"),
-				app.Select().ID("train-descriptor").Disabled(t.Running).OnChange(set(func(f *protocol.Training, v string) { f.Descriptor = v })).Body(
-					app.Range(Descriptors).Slice(func(i int) app.UI {
-						return app.Option().Value(Descriptors[i][0]).Selected(Descriptors[i][0] == f.Descriptor).Text(Descriptors[i][1])
-					}),
-				),
-			),
-			app.Div().Class("field").Body(
-				app.Label().For("train-init").Text("Initialisation"),
-				app.Select().ID("train-init").Disabled(t.Running).OnChange(set(func(f *protocol.Training, v string) { f.Init = v })).Body(
-					app.Range(Inits).Slice(func(i int) app.UI {
-						return app.Option().Value(Inits[i][0]).Selected(Inits[i][0] == f.Init).Text(Inits[i][1])
-					}),
-				),
-			),
-			number("train-m", "Components m", "Gaussians in the weight function", f.M, "1", func(f *protocol.Training, v string) { f.M = atoi(v) }),
-			number("train-sigma", "Kernel width σ", "width of the WKPI kernel", strconv.FormatFloat(f.Sigma, 'g', -1, 64), "any", func(f *protocol.Training, v string) { f.Sigma = atof(v) }),
-			number("train-C", "SVM C", "soft-margin penalty of the SVM", strconv.FormatFloat(f.C, 'g', -1, 64), "any", func(f *protocol.Training, v string) { f.C = atof(v) }),
-			number("train-folds", "Folds", "stratified cross-validation folds", f.Folds, "1", func(f *protocol.Training, v string) { f.Folds = atoi(v) }),
-		),
-		app.Div().Class("row").Body(
-			app.Button().ID("train-run").Text("Run cross-validation").Disabled(t.Running).
-				OnClick(func(ctx app.Context, e app.Event) {
-					if t.OnRun != nil {
-						t.OnRun()
-					}
-				}),
-			app.If(t.Running, func() app.UI {
-				return app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) {
-					if t.OnCancel != nil {
-						t.OnCancel()
-					}
-				})
-			}),
-		),
-		app.If(t.Running, func() app.UI {
-			return app.Div().ID("train-progress").Body(
-				app.Progress().Max(1).Value(fmt.Sprintf("%.3f", t.Fraction)).Aria("label", "Training progress"),
-				app.P().Class("busy").Body(
-					app.Span().ID("train-stage").Text(t.Progress),
-					app.Span().ID("train-eta").Class("muted").Text(" "+t.ETA),
-				),
-			)
-		}),
-		app.If(t.Error != "", func() app.UI {
-			return app.P().ID("train-error").Class("error").Attr("role", "alert").Text(t.Error)
-		}),
-	)
-}
-
 func (t *TrainTab) results() app.UI {
 	var names []string
 	var curves [][]float64
+	var stops []string
 	for _, f := range t.Folds {
 		names = append(names, fmt.Sprintf("fold %d", f.Index+1))
 		curves = append(curves, f.Trace.Cost)
+		stops = append(stops, stopReason(f.Trace.Converged, f.Trace.Iterations, f.Trace.Cost))
 	}
+	rate, largest := majority(t.Summary.Classes)
 	return app.Div().Class("columns").Body(
 		app.Section().Class("card").ID("train-result").Body(
 			app.H2().Text("Accuracy"),
+			app.If(t.Used != nil, func() app.UI {
+				prefix := "Settings used: "
+				if t.Restored {
+					prefix = "Results of the last run, from an earlier visit. Settings used: "
+				}
+				return app.P().ID("train-settings").Class("muted").Text(prefix + describeSettings(*t.Used))
+			}),
 			app.If(t.Report != nil, func() app.UI {
 				r := t.Report
-				return app.Dl().Body(
-					app.Dt().Text("Learned weight function"),
-					app.Dd().Body(accuracy("acc-learned", r.Learned)),
-					app.Dt().Text("Initial weight function (baseline)"),
-					app.Dd().Body(accuracy("acc-baseline", r.Baseline)),
+				p := pairedTest(t.Report.Folds)
+				p.Majority, p.MajorityOf = rate, largest
+				return app.Div().Body(
+					app.Dl().Body(
+						app.Dt().Text("Learned weight function"),
+						app.Dd().Body(accuracy("acc-learned", r.Learned)),
+						app.Dt().Text("Initial weight function (baseline)"),
+						app.Dd().Body(accuracy("acc-baseline", r.Baseline)),
+						app.Dt().Text("Always the largest class"),
+						app.Dd().ID("acc-majority").DataSet("value", rate).Text(fmt.Sprintf("%.1f %% (class %s)", 100*rate, largest)),
+					),
+					app.P().ID("train-verdict").DataSet("p", p.P).Text(p.verdict()),
 				)
 			}).Else(func() app.UI {
 				s := t.Tally
 				return app.P().ID("train-tally").Class("muted").DataSet("done", s.Done).Text(
 					fmt.Sprintf("%d of %d folds: learned %.1f %%, baseline %.1f %% so far…", s.Done, s.Total, 100*s.Learned, 100*s.Baseline))
 			}),
-			foldTable(t.Folds),
+			scroller("Fold table").Body(foldTable(t.Folds, t.Used != nil && t.Used.Grid != "")),
 			app.If(t.Report != nil, func() app.UI {
-				return app.Div().Class("columns").Body(
+				return scroller("Confusion matrices").Class("columns").Body(
 					confusion("confusion-learned", "Learned", t.Report.Learned.Confusion, t.Summary.Classes),
 					confusion("confusion-baseline", "Baseline", t.Report.Baseline.Confusion, t.Summary.Classes),
 				)
@@ -169,7 +124,7 @@ func (t *TrainTab) results() app.UI {
 		),
 		app.Section().Class("card").Body(
 			app.H2().Text("Learning cost per fold"),
-			&CostPlot{ID: "cost-plot", Names: names, Curves: curves},
+			&CostPlot{ID: "cost-plot", Names: names, Curves: curves, Stops: stops},
 		),
 	)
 }
@@ -180,10 +135,15 @@ func accuracy(id string, r eval.Result) app.UI {
 		Text(fmt.Sprintf("%.1f ± %.1f %%", 100*r.Accuracy, 100*r.Std))
 }
 
-func foldTable(folds []eval.Fold) app.UI {
+// foldTable lists the folds; chosen adds the setting each fold chose (by
+// a search over a grid).
+func foldTable(folds []eval.Fold, chosen bool) app.UI {
 	return app.Table().ID("fold-table").Body(
 		app.THead().Body(app.Tr().Body(
-			app.Th().Text("Fold"), app.Th().Text("Learned"), app.Th().Text("Baseline"), app.Th().Text("Iterations"),
+			app.Th().Text("Fold"), app.Th().Text("Learned"), app.Th().Text("Baseline"),
+			app.Th().Text("Learned − baseline"),
+			app.If(chosen, func() app.UI { return app.Th().Text("Chosen") }),
+			app.Th().Text("Learning stopped"),
 		)),
 		app.TBody().Body(
 			app.Range(folds).Slice(func(i int) app.UI {
@@ -192,7 +152,11 @@ func foldTable(folds []eval.Fold) app.UI {
 					app.Td().Text(fmt.Sprint(f.Index+1)),
 					app.Td().Text(fmt.Sprintf("%.1f %%", 100*f.Accuracy)),
 					app.Td().Text(fmt.Sprintf("%.1f %%", 100*f.Baseline)),
-					app.Td().Text(fmt.Sprint(f.Trace.Iterations)),
+					app.Td().Class("diff").Text(fmt.Sprintf("%+.1f", 100*(f.Accuracy-f.Baseline))),
+					app.If(chosen, func() app.UI {
+						return app.Td().Text(fmt.Sprintf("m %d, σ %g, C %g", f.Config.Learn.M, f.Config.Sigma, f.Config.C))
+					}),
+					app.Td().Text(stopReason(f.Trace.Converged, f.Trace.Iterations, nil)),
 				)
 			}),
 		),
@@ -210,13 +174,13 @@ func confusion(id, title string, m [][]int, classes []protocol.Class) app.UI {
 	return app.Table().ID(id).Class("confusion").Body(
 		app.Caption().Text(title+": true class down, predicted across"),
 		app.THead().Body(app.Tr().Body(
-			app.Th(),
-			app.Range(m).Slice(func(j int) app.UI { return app.Th().Text(label(j)) }),
+			app.Th().Attr("scope", "col").Text("true \\ predicted"),
+			app.Range(m).Slice(func(j int) app.UI { return app.Th().Attr("scope", "col").Text(label(j)) }),
 		)),
 		app.TBody().Body(
 			app.Range(m).Slice(func(i int) app.UI {
 				return app.Tr().Body(
-					app.Th().Text(label(i)),
+					app.Th().Attr("scope", "row").Text(label(i)),
 					app.Range(m[i]).Slice(func(j int) app.UI {
 						c := "cell"
 						if i == j {
@@ -237,16 +201,34 @@ func (t *TrainTab) weights() app.UI {
 			app.P().Class("muted").Text("The final model is trained on the whole dataset after the folds; its weight function appears here."),
 		)
 	}
-	return app.Div().Class("columns").Body(
-		app.Section().Class("card").Body(
-			app.H2().Text("Weight function before learning"),
-			&HeatView{ID: "heat-before", Grid: t.Model.Grid, Values: t.Before,
-				Caption: fmt.Sprintf("Initial %s mixture of %d Gaussians on all of %s.", t.Model.Init, t.Model.M, t.Model.Dataset)},
-		),
-		app.Section().Class("card").Body(
-			app.H2().Text("Weight function after learning"),
-			&HeatView{ID: "heat-after", Grid: t.Model.Grid, Values: t.After,
-				Caption: fmt.Sprintf("Learned on all of %s (the model Classify uses).", t.Model.Dataset)},
+	// Before and after share one colour scale, so that their colours
+	// compare; the difference has its own, symmetric about 0.
+	_, top, _ := span(append(slices.Clone(t.Before), t.After...))
+	var diff []float64
+	if len(t.Before) == len(t.After) {
+		diff = make([]float64, len(t.After))
+		for i := range diff {
+			diff[i] = t.After[i] - t.Before[i]
+		}
+	}
+	m := t.Model
+	return app.Div().Class("tab-body").Body(
+		app.Div().Class("columns three").Body(
+			app.Section().Class("card").Body(
+				app.H2().Text("Weight function before learning"),
+				&HeatView{ID: "heat-before", Grid: m.Grid, Values: t.Before, Max: top, Centres: m.Before,
+					Caption: fmt.Sprintf("Initial %s mixture of %d Gaussians on all of %s; same colour scale as after learning.", label(Inits, m.Init), m.M, m.Dataset)},
+			),
+			app.Section().Class("card").Body(
+				app.H2().Text("Weight function after learning"),
+				&HeatView{ID: "heat-after", Grid: m.Grid, Values: t.After, Max: top, Centres: m.Centres,
+					Caption: fmt.Sprintf("Learned on all of %s (the model Classify uses); learning stopped: %s.", m.Dataset, stopReason(m.Converged, m.Iterations, m.Cost))},
+			),
+			app.Section().Class("card").Body(
+				app.H2().Text("What learning changed"),
+				&HeatView{ID: "heat-diff", Grid: m.Grid, Values: diff, Diverging: true, Centres: m.Centres,
+					Caption: "After minus before: red where learning added weight, blue where it took weight away."},
+			),
 		),
 	)
 }

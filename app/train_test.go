@@ -113,13 +113,13 @@ func TestClassifyAndModelsTabs(t *testing.T) {
 		Grid: protocol.Grid{Rows: 1, Cols: 2, Pixel: 1}, Cost: []float64{2, 1}}
 	html := app.HTMLString(&ClassifyTab{Model: info, Weight: []float64{1, 2}, Error: "bad.edges line 2: x",
 		Graphs: []protocol.Graph{{File: "a.mol", Label: "1", Decision: []float64{-0.25}}, {File: "b.edges", Index: 0, Label: "-1", Decision: []float64{1.5}}}, Chosen: 1})
-	for _, want := range []string{"a.mol", "-0.2500", "+1.5000", "-1 vs 1", "b.edges, graph 0: predicted -1", "bad.edges line 2: x"} {
+	for _, want := range []string{"a.mol", "-0.2500", "+1.5000", "-1 vs 1", "b.edges, graph 0: predicted class -1", "bad.edges line 2: x"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Classify tab", want)
 		}
 	}
 	html = app.HTMLString(&ModelsTab{Model: info, Weight: []float64{1, 2}, URL: "blob:x", FileName: "wkpi-MUTAG.json"})
-	for _, want := range []string{`href="blob:x"`, `download="wkpi-MUTAG.json"`, "5 Gaussians, kcenter start", "1 × 2 pixels"} {
+	for _, want := range []string{`href="blob:x"`, `download="wkpi-MUTAG.json"`, "5 Gaussians, k-center start", "1 × 2 pixels"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Models tab", want)
 		}
@@ -199,7 +199,7 @@ func TestTrainTabWhileRunning(t *testing.T) {
 	if n := len(elems(html, "polyline")); n != 2 {
 		t.Errorf("%d cost curves, want 2", n)
 	}
-	if cells := regexpCells(html, "fold-table"); fmt.Sprint(cells) != "[1 100.0 % 50.0 % 1 4 50.0 % 50.0 % 2]" {
+	if cells := regexpCells(html, "fold-table"); fmt.Sprint(cells) != "[1 100.0 % 50.0 % +50.0 iteration cap (1) 4 50.0 % 50.0 % +0.0 iteration cap (2)]" {
 		t.Errorf("fold table cells %v", cells)
 	}
 	if strings.Contains(html, "confusion-learned") {

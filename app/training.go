@@ -30,7 +30,11 @@ type cvRun struct {
 	stage     string
 	eta       string
 	err       string
-	info      *protocol.Info // the final model, once trained
+	used      protocol.Training // the settings of the run
+	info      *protocol.Info    // the final model, once trained
+	modelName string            // the name the final model is kept under
+	seconds   float64           // the run's duration, once done
+	restored  bool              // saved by an earlier visit
 	before    []float64
 	after     []float64
 }
@@ -76,25 +80,38 @@ func (c *cvRun) addPart(part *protocol.CVPart) {
 	c.report = &merged
 }
 
-// trained is the current model: its JSON, as a worker described it.
+// trained is a kept model: its name, its JSON as a worker described it,
+// and the CV accuracy and settings of the run that trained it, if known.
 type trained struct {
-	data  []byte
-	info  *protocol.Info
-	after []float64
-	url   string
+	name     string
+	data     []byte
+	info     *protocol.Info
+	after    []float64
+	url      string
+	accuracy float64
+	settings *protocol.Training
 }
 
 func (r *Root) trainTab() app.UI {
 	t := &TrainTab{
-		Summary: r.summary, Form: r.form,
+		Summary: r.summary, Form: r.form, Text: r.formText,
 		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { r.form = &f }) },
-		OnRun:    func() { r.act(r.runCV) },
+		OnField:  func(id, text string) { r.act(func(app.Context) { r.setField(id, text) }) },
+		OnPreset: func(name string) { r.act(func(app.Context) { r.preset(name) }) },
+		OnRun:    func() { r.act(func(ctx app.Context) { r.askCV(ctx) }) },
+		OnAnswer: func(a string) { r.act(func(ctx app.Context) { r.answer(ctx, a) }) },
 		OnCancel: func() { r.act(func(app.Context) { r.cancelCV("Canceled.") }) },
+	}
+	if r.asking != "" && r.summary != nil {
+		t.Replace = r.asking
 	}
 	if c := r.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
 		t.Fraction = float64(c.finished()) / float64(c.units)
 		t.Folds, t.Tally, t.Report = c.folds, c.tally, c.report
+		if c.units > 1 { // a run that started, not a refusal
+			t.Used, t.Restored = &c.used, c.restored
+		}
 		t.Model, t.Before, t.After = c.info, c.before, c.after
 	}
 	return t
@@ -106,8 +123,9 @@ func (r *Root) loadDefaults(ctx app.Context) {
 	r.submit(ctx, protocol.Request{Kind: protocol.Defaults}, pool.Handler{
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
+				r.defaults, r.paper = resp.Training, resp.Paper
 				if r.form == nil {
-					r.form = resp.Training
+					r.form = clone(resp.Training)
 				}
 			})
 		},
@@ -117,12 +135,42 @@ func (r *Root) loadDefaults(ctx app.Context) {
 	})
 }
 
-// runCV splits the folds over the workers, one job per worker with every
-// n-th fold (each computes the features and the pair sums once for its
-// folds), and queues the final training on the whole dataset behind them.
-func (r *Root) runCV(ctx app.Context) {
+// askCV runs a CV, first asking whether to replace the kept model of
+// the same dataset or to keep both.
+func (r *Root) askCV(ctx app.Context) {
 	if r.summary == nil || r.form == nil {
 		return
+	}
+	if r.findModel(r.summary.Name) != nil {
+		r.asking = r.summary.Name
+		return
+	}
+	r.runCV(ctx, r.summary.Name)
+}
+
+// answer takes the answer to askCV's question: "replace", "both" or
+// "cancel".
+func (r *Root) answer(ctx app.Context, a string) {
+	name := r.asking
+	r.asking = ""
+	switch a {
+	case "replace":
+		r.runCV(ctx, name)
+	case "both":
+		r.runCV(ctx, r.uniqueName(name))
+	}
+}
+
+// runCV splits the folds over all workers but one, one job per worker
+// with every n-th fold (each computes the features and the pair sums once
+// for its folds), and runs the final training on the whole dataset on the
+// remaining worker at the same time.
+func (r *Root) runCV(ctx app.Context, modelName string) {
+	if r.summary == nil || r.form == nil {
+		return
+	}
+	if len(r.formText) > 0 {
+		return // the form shows what to correct
 	}
 	r.cancelCV("")
 	form := *r.form
@@ -132,7 +180,7 @@ func (r *Root) runCV(ctx app.Context) {
 		return
 	}
 	c := &cvRun{jobs: map[int64]bool{}, units: folds + 1, tally: Tally{Total: folds}, start: time.Now(),
-		stage: "Starting…", eta: "estimating time left…"}
+		stage: "Starting…", eta: "estimating time left…", used: form, modelName: modelName}
 	r.cv = c
 	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", r.summary.Name, folds)
 	fail := func(id *int64) func(error) {
@@ -146,7 +194,10 @@ func (r *Root) runCV(ctx app.Context) {
 			})
 		}
 	}
-	chunks := min(max(r.Backend.Size(), 1), folds)
+	// The final training runs beside the folds, on a worker of its own:
+	// it takes about as long as the whole CV, so splitting the folds over
+	// every worker and queueing it behind them would double the wait.
+	chunks := min(max(r.Backend.Size()-1, 1), folds)
 	for k := range chunks {
 		t := form
 		t.Only = nil
@@ -202,8 +253,8 @@ func (r *Root) runCV(ctx app.Context) {
 					return
 				}
 				c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
-				r.setModel(resp.Model, resp.Info, resp.Arrays["after"])
-				r.Backend.SaveModel(resp.Model)
+				used := c.used
+				r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
 				c.modelDone = true
 				r.jobDone(c, *id)
 			})
@@ -211,6 +262,55 @@ func (r *Root) runCV(ctx app.Context) {
 		Fail: fail(id),
 	})
 	c.jobs[*id] = true
+}
+
+// setField takes what the user typed in number field id: a valid value
+// goes into the form, anything else is kept as typed with its reason.
+func (r *Root) setField(id, text string) {
+	f, ok := fieldByID(id)
+	if !ok || r.form == nil {
+		return
+	}
+	graphs := 0
+	if r.summary != nil {
+		graphs = r.summary.Graphs
+	}
+	if r.formText == nil {
+		r.formText = map[string]string{}
+	}
+	v, msg := f.check(text, graphs)
+	if msg != "" {
+		r.formText[id] = text
+		return
+	}
+	delete(r.formText, id)
+	next := *r.form
+	f.set(&next, v)
+	r.form = &next
+}
+
+// preset puts the paper's settings or the defaults in the form.
+func (r *Root) preset(name string) {
+	src := r.defaults
+	if name == "paper" {
+		src = r.paper
+	}
+	if src != nil {
+		r.form, r.formText = clone(src), nil
+	}
+}
+
+// clone copies a Training, its pointers included.
+func clone(t *protocol.Training) *protocol.Training {
+	c := *t
+	c.Only = slices.Clone(t.Only)
+	if t.Prior != nil {
+		c.Prior = ptr(*t.Prior)
+	}
+	if t.Contrast != nil {
+		c.Contrast = ptr(*t.Contrast)
+	}
+	return &c
 }
 
 // list writes fold indices from 1, as the page shows them.
@@ -228,7 +328,13 @@ func (r *Root) jobDone(c *cvRun, id int64) {
 	r.estimate(c)
 	if len(c.jobs) == 0 {
 		c.stage, c.eta = "", ""
-		r.status = fmt.Sprintf("Cross-validation and training done in %.1f s.", time.Since(c.start).Seconds())
+		c.seconds = time.Since(c.start).Seconds()
+		r.status = fmt.Sprintf("Cross-validation and training done in %.1f s.", c.seconds)
+		if m := r.findModel(c.modelName); m != nil && c.report != nil {
+			m.accuracy = c.report.Learned.Accuracy
+			r.saveModels()
+		}
+		r.saveRun(c)
 	}
 }
 
@@ -266,27 +372,6 @@ func (r *Root) cancelCV(why string) {
 	}
 }
 
-// setModel makes data the current model, with a fresh download URL.
-func (r *Root) setModel(data []byte, info *protocol.Info, after []float64) {
-	if r.model != nil && r.model.url != "" {
-		r.Backend.RevokeURL(r.model.url)
-	}
-	r.model = &trained{data: data, info: info, after: after, url: r.Backend.ObjectURL(data, "application/json")}
-	r.graphs, r.classErr = nil, ""
-}
-
-// restoreModel loads the model of an earlier visit, checked by a worker.
-func (r *Root) restoreModel(ctx app.Context) {
-	r.Backend.RestoreModel(func(data []byte) {
-		if data == nil {
-			return
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			r.inspect(ctx, "the saved model", data)
-		})
-	})
-}
-
 // inspect has a worker validate a model file and makes it current.
 func (r *Root) inspect(ctx app.Context, name string, data []byte) {
 	r.modelLoading, r.modelErr = true, ""
@@ -294,9 +379,9 @@ func (r *Root) inspect(ctx app.Context, name string, data []byte) {
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
 				r.modelLoading = false
-				r.setModel(data, resp.Info, resp.Arrays["after"])
-				r.Backend.SaveModel(data)
-				r.status = fmt.Sprintf("Model of %s loaded from %s.", resp.Info.Dataset, name)
+				m := &trained{name: r.uniqueName(resp.Info.Dataset), data: data, info: resp.Info, after: resp.Arrays["after"]}
+				r.keepModel(m)
+				r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
 			})
 		},
 		Fail: func(err error) {
@@ -304,7 +389,7 @@ func (r *Root) inspect(ctx app.Context, name string, data []byte) {
 				r.modelLoading = false
 				r.modelErr = fmt.Sprintf("Could not load %s: %v.", name, err)
 				if r.model != nil {
-					r.modelErr += "\nThe current model (of " + r.model.info.Dataset + ") is unchanged."
+					r.modelErr += "\nThe current model (" + r.model.name + ") is unchanged."
 				}
 			})
 		},
@@ -342,6 +427,10 @@ func (r *Root) classify(ctx app.Context, files app.Value) {
 						r.classifying = false
 						if r.model == model {
 							r.graphs, r.chosen = resp.Graphs, 0
+							if r.csvURL != "" {
+								r.Backend.RevokeURL(r.csvURL)
+							}
+							r.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
 						}
 					})
 				},
@@ -361,7 +450,7 @@ func (r *Root) classify(ctx app.Context, files app.Value) {
 
 func (r *Root) classifyTab() app.UI {
 	t := &ClassifyTab{
-		Running: r.classifying, Error: r.classErr, Graphs: r.graphs, Chosen: r.chosen,
+		Running: r.classifying, Error: r.classErr, Graphs: r.graphs, Chosen: r.chosen, CSV: r.csvURL,
 		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.classify(ctx, files) }) },
 		OnChoose: func(i int) { r.act(func(app.Context) { r.chosen = i }) },
 	}
@@ -375,9 +464,20 @@ func (r *Root) modelsTab() app.UI {
 	t := &ModelsTab{
 		Loading: r.modelLoading, Error: r.modelErr,
 		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.uploadModel(ctx, files) }) },
+		OnUse: func(name string) {
+			r.act(func(app.Context) {
+				if m := r.findModel(name); m != nil {
+					r.useModel(m)
+				}
+			})
+		},
+		OnDelete: func(name string) { r.act(func(app.Context) { r.deleteModel(name) }) },
+	}
+	for _, m := range r.models {
+		t.Kept = append(t.Kept, Kept{Name: m.name, Info: m.info, Accuracy: m.accuracy, URL: m.url, Current: m == r.model})
 	}
 	if m := r.model; m != nil {
-		t.Model, t.Weight, t.URL = m.info, m.after, m.url
+		t.Model, t.Weight, t.URL, t.Name = m.info, m.after, m.url, m.name
 		t.FileName = "wkpi-" + m.info.Dataset + ".json"
 	}
 	return t

@@ -1,8 +1,10 @@
 // Classic Web Worker bootstrap: load Go's wasm_exec.js, run worker.wasm,
 // and tell the page when the Go program stops (panic, out of memory), so
 // the pool can replace this worker.
+// URLs are relative to this script, so the site also works under a
+// sub-path; cmd/static -hash gives the wasm file name below its hash.
 "use strict";
-importScripts("/wasm_exec.js");
+importScripts("../wasm_exec.js");
 
 const early = [];
 self.onmessage = (e) => early.push(e); // messages that arrive while loading
@@ -14,7 +16,7 @@ self.onmessage = (e) => early.push(e); // messages that arrive while loading
     const exit = go.exit;
     go.exit = (c) => { code = c; exit(c); };
     const { instance } = await WebAssembly.instantiateStreaming(
-      fetch("/web/worker.wasm"), go.importObject);
+      fetch("worker.wasm"), go.importObject);
     const done = go.run(instance); // main sets self.onmessage, then blocks
     for (const e of early) self.onmessage(e);
     await done;

@@ -134,6 +134,8 @@ func TestWorkerCrash(t *testing.T) {
 
 	step(t, ctx, "jobs that kill two workers fail with a readable error",
 		chromedp.Click(chromedp.CSS("#train-run")),
+		// The first run's model is kept: the page asks before replacing it.
+		chromedp.Click(chromedp.CSS("#train-replace")),
 		textContains("#train-progress", "Folds "),
 		kill(t, workerError),
 		// The pool starts fresh workers for the jobs at once.

@@ -201,6 +201,7 @@ func TestBrowser(t *testing.T) {
 	)
 
 	trainAndClassify(t, ctx)
+	round2(t, ctx, url)
 	benchmarkWorker(t, ctx)
 
 	step(t, ctx, "the page answers clicks while a worker runs a job",
@@ -231,13 +232,13 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#tab-data")),
 	)
 
-	step(t, ctx, "drop files on the drop zone",
+	step(t, ctx, "drop files on the drop zone (blank lines and spaces as users' files have them)",
 		// A triangle and an edge, dropped as three TU files.
 		until(`(() => {
 			const dt = new DataTransfer();
-			dt.items.add(new File(["1, 2\n2, 3\n3, 1\n4, 5\n"], "DROP_A.txt"));
-			dt.items.add(new File(["1\n1\n1\n2\n2\n"], "DROP_graph_indicator.txt"));
-			dt.items.add(new File(["a\nb\n"], "DROP_graph_labels.txt"));
+			dt.items.add(new File(["\n1, 2\n\n2, 3\n 3, 1 \n\n4, 5\n\n"], "DROP_A.txt"));
+			dt.items.add(new File(["\r\n1\n1\n\n1\n2\n2\n"], "DROP_graph_indicator.txt"));
+			dt.items.add(new File(["\na\n\nb\n"], "DROP_graph_labels.txt"));
 			document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
 			return true; })()`),
 		textContains("#summary", "DROP"),

@@ -1,7 +1,10 @@
-// Command serve serves the static site of build/web for development and
-// for the browser tests: correct MIME types (application/wasm), the .gz
-// copy when the client accepts gzip, and "no-cache" so that a new build is
-// picked up at once (the service worker, not HTTP caching, gives offline).
+// Command serve serves the static site of build/web (or dist/) for
+// development and for the browser tests: correct MIME types
+// (application/wasm), the .br or .gz copy when the client accepts it, with
+// a Content-Length, "no-cache" so that a new build is picked up at once
+// (the service worker, not HTTP caching, gives offline), and a year's
+// caching for content-hashed files (app.1a2b3c4d5e6f.wasm), whose name
+// changes with their content.
 package main
 
 import (
@@ -15,6 +18,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -64,15 +69,29 @@ func Handler(root string) http.Handler {
 		}
 		h := w.Header()
 		h.Set("Cache-Control", "no-cache")
+		if hashed.MatchString(name) {
+			h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		}
 		h.Set("Vary", "Accept-Encoding")
 		h.Set("X-Content-Type-Options", "nosniff")
 		if ctype != "" {
 			h.Set("Content-Type", ctype)
 		}
-		if acceptsGzip(r) {
-			if f, err := fsys.Open(name + ".gz"); err == nil {
+		for _, enc := range encodings {
+			if !accepts(r, enc.name) {
+				continue
+			}
+			if f, err := fsys.Open(name + enc.ext); err == nil {
 				defer f.Close()
-				h.Set("Content-Encoding", "gzip")
+				h.Set("Content-Encoding", enc.name)
+				// A range of the encoded bytes means nothing to the
+				// client: send it whole.
+				r = r.Clone(r.Context())
+				r.Header.Del("Range")
+				if st, err := f.Stat(); err == nil {
+					// ServeContent omits the length of encoded content.
+					h.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+				}
 				serve(w, r, name, f)
 				return
 			}
@@ -110,10 +129,17 @@ func serve(w http.ResponseWriter, r *http.Request, name string, f fs.File) {
 	http.ServeContent(w, r, name, st.ModTime(), rs)
 }
 
-func acceptsGzip(r *http.Request) bool {
+// encodings are the precompressed copies cmd/static writes, best first.
+var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// hashed matches the content-hashed names of cmd/static -hash.
+var hashed = regexp.MustCompile(`\.[0-9a-f]{12}\.[A-Za-z0-9]+$`)
+
+// accepts reports whether Accept-Encoding allows enc (q=0 refuses it).
+func accepts(r *http.Request, enc string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
+		e, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(e) == enc && strings.ReplaceAll(q, " ", "") != "q=0" {
 			return true
 		}
 	}

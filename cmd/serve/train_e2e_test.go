@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,7 +65,16 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		chromedp.Click(chromedp.CSS("#tab-explore")),
 		// Both at once: the click was handled while the CV still ran.
 		until(`document.querySelector("#tab-explore").getAttribute("aria-selected") === "true" && !!document.querySelector("#jobs")`),
+		// The footer says in words what runs (point 13).
+		textContains("#jobs", "Working in the background: "),
+		textContains("#jobs", "cross-validating"),
 		chromedp.WaitVisible(chromedp.CSS("#diagram svg")),
+		// Point 7: a new Explore job answers while the CV still runs (the
+		// pool gives interactive jobs a worker of their own).
+		until(`(() => { const s = document.querySelector("#descriptor"); s.value = "degree";
+			return s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+		until(`document.querySelector("#panel").textContent.includes("Graph 0 coloured by degree") && !!document.querySelector("#diagram svg") &&
+			(document.querySelector("#jobs")?.textContent ?? "").includes("cross-validating")`),
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.WaitVisible(chromedp.CSS("#train-progress")),
 	)
@@ -121,8 +131,22 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		t.Errorf("accuracy on MUTAG: learned %.3f, baseline (unlearned) %.3f; want both >= 0.80", l, b)
 	}
 	step(t, ctx, "screenshot of the Train tab", screenshot("train"))
-	step(t, ctx, "a second run can be canceled; the model of the first stays",
+	checkTrainResults(t, ctx)
+	step(t, ctx, "Models tab: the model is kept under the dataset's name with its CV accuracy",
+		chromedp.Click(chromedp.CSS("#tab-models")),
+		until(`document.querySelectorAll("#model-list tbody tr").length === 1 &&
+			document.querySelector("#model-list .model-name").textContent === "MUTAG" &&
+			document.querySelector("#model-list .model-accuracy").textContent === document.querySelector("#model-list .model-accuracy").textContent.match(/^\d+\.\d %$/)?.[0]`),
+		chromedp.Click(chromedp.CSS("#tab-train")),
+	)
+	step(t, ctx, "a second run asks before replacing the model, and can be canceled; the model of the first stays",
 		chromedp.Click(chromedp.CSS("#train-run")),
+		textContains("#train-ask", `"MUTAG" is kept already`),
+		chromedp.Click(chromedp.CSS("#train-ask-cancel")),
+		chromedp.WaitNotPresent(chromedp.CSS("#train-ask")),
+		until(`!document.querySelector("#train-progress")`),
+		chromedp.Click(chromedp.CSS("#train-run")),
+		chromedp.Click(chromedp.CSS("#train-both")),
 		chromedp.WaitVisible(chromedp.CSS("#train-cancel")),
 		chromedp.Click(chromedp.CSS("#train-cancel")),
 		textContains("#train-error", "Canceled."),
@@ -140,7 +164,7 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	first := predictions(t, ctx)
 	t.Logf("predictions: %q", first)
 	for i, want := range []string{"nitrobenzene.mol", "bowtie.edges"} {
-		if first[i][0] != want || (first[i][1] != "-1" && first[i][1] != "1") || first[i][2] == "" {
+		if first[i][0] != want || (first[i][1] != "class -1" && first[i][1] != "class 1") || first[i][2] == "" {
 			t.Errorf("row %d: %q, want file %s with a MUTAG class and decision values", i, first[i], want)
 		}
 	}
@@ -190,13 +214,25 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	step(t, ctx, "reload: the model comes back from IndexedDB",
 		chromedp.Reload(),
 		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
-		textContains("#summary-graphs", "188 graphs"),
-		chromedp.Click(chromedp.CSS("#tab-models")),
+		// The URL keeps the tab (#models) across the reload.
 		textContains("#model-dataset", "MUTAG"),
+		textContains("#model-list", "MUTAG"),
+		chromedp.Click(chromedp.CSS("#tab-data")),
+		textContains("#summary-graphs", "188 graphs"),
+		// Point 8: the last results come back with their dataset.
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		textContains("#train-settings", "from an earlier visit"),
+		chromedp.WaitVisible(chromedp.CSS("#acc-learned")),
+		chromedp.WaitVisible(chromedp.CSS("#heat-diff svg rect")),
+		until(`document.querySelectorAll("#fold-table tbody tr").length === 10 && document.querySelectorAll("#cost-plot polyline").length === 10`),
+		chromedp.Click(chromedp.CSS("#tab-models")),
 	)
+	step(t, ctx, "the Models tab shows again", chromedp.WaitVisible(chromedp.CSS("#model-list tbody tr")))
+	kept := value[int](t, ctx, `document.querySelectorAll("#model-list tbody tr").length`)
 	step(t, ctx, "import the downloaded model and classify again: same predictions",
 		chromedp.SetUploadFiles(chromedp.CSS("#model-upload"), []string{modelFile}),
 		textContains("#status", "loaded from wkpi-MUTAG.json"),
+		until(fmt.Sprintf(`document.querySelectorAll("#model-list tbody tr").length === %d`, kept+1)),
 		chromedp.Click(chromedp.CSS("#tab-classify")),
 		chromedp.SetUploadFiles(chromedp.CSS("#classify-upload"), graphs),
 		until(`document.querySelectorAll("#predictions tbody tr").length === 2`),
@@ -204,6 +240,15 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	if again := predictions(t, ctx); again != nil && (len(again) != 2 || again[0] != first[0] || again[1] != first[1]) {
 		t.Errorf("after export, reload and import: %q, before: %q", again, first)
 	}
+	step(t, ctx, "Models tab: use another kept model, delete the imported one",
+		chromedp.Click(chromedp.CSS("#tab-models")),
+		chromedp.Click(chromedp.CSS(`#model-list tr[data-name="MUTAG"] button.use`)),
+		textContains("#model-card h2", "Current model: MUTAG"),
+		until(`(() => { const rows = [...document.querySelectorAll("#model-list tbody tr")];
+			rows.at(-1).querySelector("button.delete").click(); return true; })()`),
+		until(fmt.Sprintf(`document.querySelectorAll("#model-list tbody tr").length === %d`, kept)),
+		textContains("#model-card h2", "Current model: MUTAG"),
+	)
 }
 
 // benchmarkWorker times jobs on a fresh worker through the protocol,

@@ -1,58 +1,110 @@
-// Command static writes the static site into a folder (build/web by
-// default): go-app's pages, manifest and service worker, our assets from
-// public/, the demo datasets as zips, and gzip copies of what compresses.
-// The Makefile builds app.wasm and worker.wasm into <out>/web first.
+// Command static writes the static site into a folder: go-app's pages,
+// manifest and service worker, our assets from public/, both wasm
+// binaries, the demo datasets as zips, and .br and .gz copies of what
+// compresses. `make web` builds the development site (build/web);
+// `make dist` builds the one to deploy (dist/) with -hash, which gives the
+// wasm binaries, the worker script and the datasets content-hashed names
+// (app.1a2b3c4d5e6f.wasm) that hosts may cache for a year, and -prefix for
+// hosting under a sub-path such as /wkpi-web (GitHub Pages).
+//
+// The service worker's cache is named after -version, so a new build
+// installs a new cache and drops the old one; unhashed files (index.html,
+// app.js, app-worker.js) must be served without long caching.
 package main
 
 import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
+	"github.com/andybalholm/brotli"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	ui "wkpi-web/app"
 )
 
+// options are the command's flags.
+type options struct {
+	out, wasm, public, data, version, prefix string
+	hash                                     bool
+	brotli                                   int // quality 0-11
+}
+
 func main() {
-	out := flag.String("out", "build/web", "site folder; app.wasm and worker.wasm must be in <out>/web")
-	public := flag.String("public", "public", "folder of static assets copied to <out>/web")
-	data := flag.String("data", "data", "folder holding the demo datasets (TU folders)")
-	version := flag.String("version", "", "version of this build; it names the service worker's cache")
+	var o options
+	flag.StringVar(&o.out, "out", "build/web", "site folder")
+	flag.StringVar(&o.wasm, "wasm", "", "folder holding app.wasm and worker.wasm (default <out>/web)")
+	flag.StringVar(&o.public, "public", "public", "folder of static assets copied to <out>/web")
+	flag.StringVar(&o.data, "data", "data", "folder holding the demo datasets (TU folders)")
+	flag.StringVar(&o.version, "version", "", "version of this build; it names the service worker's cache")
+	flag.StringVar(&o.prefix, "prefix", "", "URL path the site is served under, e.g. /wkpi-web (default: the host's root)")
+	flag.BoolVar(&o.hash, "hash", false, "content-hashed names for the wasm binaries, the worker script and the datasets")
+	flag.IntVar(&o.brotli, "brotli", 6, "brotli quality of the .br copies, 0-11 (11 is smallest and slowest)")
 	flag.Parse()
-	if err := build(*out, *public, *data, *version); err != nil {
+	if err := build(o); err != nil {
 		fmt.Fprintln(os.Stderr, "static:", err)
 		os.Exit(1)
 	}
 }
 
-func build(out, public, data, version string) error {
-	if version == "" {
+func build(o options) error {
+	switch {
+	case o.version == "":
 		return fmt.Errorf("-version is required: an empty version changes at every start and defeats caching")
+	case o.prefix != "" && (!strings.HasPrefix(o.prefix, "/") || strings.HasSuffix(o.prefix, "/")):
+		return fmt.Errorf("-prefix %q: want a path like /wkpi-web (leading slash, none at the end)", o.prefix)
+	case o.brotli < 0 || o.brotli > 11:
+		return fmt.Errorf("-brotli %d: want a quality from 0 to 11", o.brotli)
 	}
-	web := filepath.Join(out, "web")
+	web := filepath.Join(o.out, "web")
+	if o.wasm == "" {
+		o.wasm = web
+	}
+	for _, name := range []string{"app.wasm", "worker.wasm"} {
+		if _, err := os.Stat(filepath.Join(o.wasm, name)); err != nil {
+			return fmt.Errorf("%w (build the wasm binaries first: make web)", err)
+		}
+		if o.wasm != web {
+			if err := copyFile(filepath.Join(o.wasm, name), filepath.Join(web, name)); err != nil {
+				return err
+			}
+		}
+	}
 	wasm, err := os.Stat(filepath.Join(web, "app.wasm"))
 	if err != nil {
-		return fmt.Errorf("%w (build the wasm binaries first: make web)", err)
-	}
-	if _, err := os.Stat(filepath.Join(web, "worker.wasm")); err != nil {
-		return fmt.Errorf("%w (build the wasm binaries first: make web)", err)
-	}
-	if err := copyDir(public, web); err != nil {
 		return err
 	}
-	cacheable := []string{"/web/worker.js", "/web/worker.wasm", "/web/icon.svg"}
+	if err := copyDir(o.public, web); err != nil {
+		return err
+	}
+	// Paths the wasm code fetches by absolute URL; the page's shim maps
+	// them to the served names (see shim).
+	fetched := []string{"/web/worker.js"}
 	for _, name := range ui.Demos {
-		if err := zipDir(filepath.Join(data, name), filepath.Join(web, "datasets", name+".zip")); err != nil {
+		if err := zipDir(filepath.Join(o.data, name), filepath.Join(web, "datasets", name+".zip")); err != nil {
 			return fmt.Errorf("demo dataset %s: %w (run make data)", name, err)
 		}
-		cacheable = append(cacheable, "/web/datasets/"+name+".zip")
+		fetched = append(fetched, "/web/datasets/"+name+".zip")
+	}
+	res := resolver{prefix: o.prefix, rename: map[string]string{}}
+	if o.hash {
+		if err := hashFiles(o.out, res.rename, fetched); err != nil {
+			return err
+		}
 	}
 	ui.Register(nil)
 	h := &app.Handler{
@@ -68,15 +120,150 @@ func build(out, public, data, version string) error {
 		LoadingLabel:    "Loading WKPI {progress}%",
 		Styles:          []string{"/web/styles.css"},
 		// The service worker caches these too, so the app works offline.
-		CacheableResources: cacheable,
-		Version:            version,
-		// app.wasm goes out gzip-encoded; the raw size drives the progress.
+		CacheableResources: append([]string{"/web/worker.wasm", "/web/icon.svg"}, fetched...),
+		Version:            o.version,
+		// app.wasm may go out compressed; the raw size drives the progress.
 		WasmContentLength: fmt.Sprint(wasm.Size()),
+		Resources:         res,
 	}
-	if err := app.GenerateStaticWebsite(out, h); err != nil {
+	if s, err := shim(res, fetched); err != nil {
+		return err
+	} else if s != "" {
+		h.RawHeaders = []string{s}
+	}
+	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
 	}
-	return gzipTree(out)
+	if o.hash {
+		if err := hostFiles(o.out, res.rename); err != nil {
+			return err
+		}
+	}
+	return compressTree(o.out, o.brotli)
+}
+
+// hostFiles writes the two files that Cloudflare (Workers static assets,
+// Pages) and Netlify read and do not serve: _headers, a year's caching for
+// the hashed files, and .assetsignore, which keeps the .br and .gz copies
+// out of a Worker's upload (Cloudflare compresses by itself).
+func hostFiles(out string, rename map[string]string) error {
+	var h strings.Builder
+	for _, p := range slices.Sorted(maps.Values(rename)) {
+		fmt.Fprintf(&h, "%s\n  Cache-Control: public, max-age=31536000, immutable\n", p)
+	}
+	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(h.String()), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, ".assetsignore"), []byte("*.br\n*.gz\n"), 0o644)
+}
+
+// resolver is go-app's ResourceResolver for our sites: it maps the
+// logical names the code uses (/web/app.wasm) to the served ones
+// (/prefix/web/app.1a2b3c4d5e6f.wasm). Unlike app.PrefixedLocation it
+// resolves the root to "/prefix/", the URL a browser shows for the page,
+// so the service worker caches the page under the URL it is loaded from.
+type resolver struct {
+	prefix string
+	rename map[string]string // logical path -> hashed path
+}
+
+func (r resolver) Resolve(loc string) string {
+	switch {
+	case strings.HasPrefix(loc, "https://"), strings.HasPrefix(loc, "http://"):
+		return loc
+	case loc == "" || loc == "/":
+		return r.prefix + "/"
+	}
+	if !strings.HasPrefix(loc, "/") {
+		loc = "/" + loc
+	}
+	if n, ok := r.rename[loc]; ok {
+		loc = n
+	}
+	return r.prefix + loc
+}
+
+// shim returns a script for the page that maps the URLs the wasm code
+// fetches by absolute path (the worker script, the demo datasets) to their
+// served URLs, or "" when they are served as named. It wraps fetch and the
+// Worker constructor, the only two ways the code loads them.
+func shim(res resolver, fetched []string) (string, error) {
+	m := map[string]string{}
+	for _, p := range fetched {
+		if u := res.Resolve(p); u != p {
+			m[p] = u
+		}
+	}
+	if len(m) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	return `<script>(() => {
+  const served = ` + string(b) + `;
+  const fix = (u) => (typeof u === "string" && served[u]) || u;
+  const fetch = self.fetch.bind(self);
+  self.fetch = (u, o) => fetch(fix(u), o);
+  const Worker = self.Worker;
+  if (Worker) self.Worker = class extends Worker { constructor(u, o) { super(fix(u), o); } };
+})();</script>`, nil
+}
+
+// hashFiles renames the wasm binaries, the worker script and the fetched
+// files to content-hashed names and records them in rename. worker.js
+// names worker.wasm, so it is rewritten (and hashed) after it.
+func hashFiles(out string, rename map[string]string, fetched []string) error {
+	worker, err := hashFile(out, "/web/worker.wasm", rename)
+	if err != nil {
+		return err
+	}
+	js := filepath.Join(out, "web", "worker.js")
+	b, err := os.ReadFile(js)
+	if err != nil {
+		return err
+	}
+	if bytes.Count(b, []byte(`"worker.wasm"`)) != 1 {
+		return fmt.Errorf(`%s: want exactly one "worker.wasm" to rewrite to the hashed name`, js)
+	}
+	b = bytes.Replace(b, []byte(`"worker.wasm"`), []byte(`"`+path.Base(worker)+`"`), 1)
+	if err := os.WriteFile(js, b, 0o644); err != nil {
+		return err
+	}
+	for _, p := range append([]string{"/web/app.wasm"}, fetched...) {
+		if _, err := hashFile(out, p, rename); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hashFile renames out+p to name.<12 hex digits of its SHA-256>.ext.
+func hashFile(out, p string, rename map[string]string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	ext := path.Ext(p)
+	hashed := strings.TrimSuffix(p, ext) + "." + hex.EncodeToString(sum[:6]) + ext
+	if err := os.Rename(filepath.Join(out, filepath.FromSlash(p)), filepath.Join(out, filepath.FromSlash(hashed))); err != nil {
+		return "", err
+	}
+	rename[p] = hashed
+	return hashed, nil
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
 }
 
 // copyDir copies the regular files of src (one level) into dst.
@@ -85,18 +272,11 @@ func copyDir(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
 	for _, e := range entries {
 		if !e.Type().IsRegular() {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+		if err := copyFile(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -136,33 +316,65 @@ func zipDir(src, dst string) error {
 	return os.WriteFile(dst, buf.Bytes(), 0o644)
 }
 
-// compressible lists the extensions worth a .gz copy (zips and PNGs are
-// compressed already).
-var compressible = map[string]bool{".wasm": true, ".js": true, ".css": true, ".html": true, ".webmanifest": true}
+// compressible lists the extensions worth compressed copies (zips and PNGs
+// are compressed already).
+var compressible = map[string]bool{".wasm": true, ".js": true, ".css": true, ".html": true, ".webmanifest": true, ".svg": true}
 
-// gzipTree writes name.gz beside every compressible file, for the server
-// to send to clients that accept gzip.
-func gzipTree(root string) error {
-	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !compressible[filepath.Ext(path)] {
-			return err
+// compressTree writes name.br and name.gz beside every compressible file,
+// for servers that send them to clients accepting brotli or gzip. Files
+// are compressed in parallel: brotli at quality 11 takes about half a
+// minute for app.wasm.
+func compressTree(root string, quality int) error {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && compressible[filepath.Ext(p)] {
+			files = append(files, p)
 		}
-		in, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		var buf bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(zw, in); err != nil {
-			return err
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		return os.WriteFile(path+".gz", buf.Bytes(), 0o644)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, runtime.NumCPU())
+	for i, f := range files {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = compress(f, quality)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func compress(name string, quality int) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	var gz, br bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := brotli.NewWriterOptions(&br, brotli.WriterOptions{Quality: quality, LGWin: 24})
+	for _, w := range []io.WriteCloser{zw, bw} {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(name+".gz", gz.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(name+".br", br.Bytes(), 0o644)
 }

@@ -7,8 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"wkpi-web/core/features"
@@ -31,6 +34,7 @@ type featureFlags struct {
 	alpha, hksTime        float64
 	edgeValued, keepZero  bool
 	progress              string
+	extra                 descriptorList
 }
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
@@ -48,6 +52,7 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: on, off, or auto (on when stderr is a terminal)")
 	fs.BoolVar(&f.raw, "raw", false, "keep images unnormalised (default: unit L2 norm, as the authors' code)")
 	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
+	fs.Var(&f.extra, "extra", "further descriptors, each adding its own channels: comma-separated ricci, jaccard, degree, hks, hks@t (HKS at time t)")
 }
 
 func (f *featureFlags) settings() features.Settings {
@@ -60,7 +65,50 @@ func (f *featureFlags) settings() features.Settings {
 	s.Filtration.Rule = filtration.Rule(f.rule)
 	s.Filtration.EdgeValued = f.edgeValued
 	s.Filtration.Alpha, s.Filtration.HKSTime = f.alpha, f.hksTime
+	for _, o := range f.extra {
+		o.Rule, o.EdgeValued, o.Alpha = s.Filtration.Rule, s.Filtration.EdgeValued, f.alpha
+		if o.HKSTime == 0 {
+			o.HKSTime = f.hksTime
+		}
+		s.Extra = append(s.Extra, o)
+	}
 	return s
+}
+
+// descriptorList is the value of -extra: descriptor names, with hks@t
+// for the heat kernel signature at time t.
+type descriptorList []filtration.Options
+
+func (d *descriptorList) String() string {
+	var parts []string
+	for _, o := range *d {
+		if o.HKSTime != 0 {
+			parts = append(parts, fmt.Sprintf("%s@%g", o.Kind, o.HKSTime))
+		} else {
+			parts = append(parts, string(o.Kind))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func (d *descriptorList) Set(text string) error {
+	*d = nil
+	for _, part := range splitList(text) {
+		name, at, timed := strings.Cut(part, "@")
+		o := filtration.Options{Kind: filtration.Kind(name)}
+		if !slices.Contains(filtration.Kinds(), o.Kind) {
+			return fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t or given)", name)
+		}
+		if timed {
+			t, err := strconv.ParseFloat(at, 64)
+			if o.Kind != filtration.KindHKS || err != nil || !(t > 0) || math.IsInf(t, 0) {
+				return fmt.Errorf("%q: only hks takes @t, with t a positive number", part)
+			}
+			o.HKSTime = t
+		}
+		*d = append(*d, o)
+	}
+	return nil
 }
 
 // dataset reads -data: a TU dataset (folder or zip), or a folder of SWC

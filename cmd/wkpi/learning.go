@@ -12,11 +12,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"wkpi-web/core/compare"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/swc"
@@ -29,6 +31,8 @@ type learnFlags struct {
 	sigma, c, penalty     float64
 	prior, contrast       float64
 	init, optimizer, kind string
+	objective             string
+	channels              bool
 	batch, maxIter        int
 	seed                  int64
 }
@@ -44,6 +48,8 @@ func (l *learnFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.init, "init", d.Learn.Init, "initial centres: kcenter, kmeans or random")
 	fs.StringVar(&l.optimizer, "optimizer", d.Learn.Optimizer, "gd (Armijo gradient descent) or lbfgs")
 	fs.StringVar(&l.kind, "kernel", "wkpi", "wkpi or alt (altWKPI)")
+	fs.BoolVar(&l.channels, "channel-scales", d.Learn.Channels, "also learn one scale per image block (channel x descriptor) by kernel-target alignment")
+	fs.StringVar(&l.objective, "objective", d.Learn.Objective, "metric learning objective: tc (the paper's total cost) or cka (kernel-target alignment of the component weights)")
 	fs.IntVar(&l.batch, "batch", 0, "mini-batch size for metric learning (0: whole training set)")
 	fs.IntVar(&l.maxIter, "iter", d.Learn.MaxIter, "maximum learning iterations")
 	fs.Int64Var(&l.seed, "seed", 1, "random seed (folds, initialisation, batches)")
@@ -55,6 +61,10 @@ func (l *learnFlags) config() (eval.Config, error) {
 	cfg.Learn.M, cfg.Learn.Penalty, cfg.Learn.Init, cfg.Learn.Optimizer = l.m, l.penalty, l.init, l.optimizer
 	cfg.Learn.BatchSize, cfg.Learn.MaxIter, cfg.Learn.Seed = l.batch, l.maxIter, l.seed
 	cfg.Learn.Prior, cfg.Learn.Contrast = l.prior, l.contrast
+	cfg.Learn.Objective, cfg.Learn.Channels = l.objective, l.channels
+	if err := learn.CheckObjective(l.objective); err != nil {
+		return cfg, fmt.Errorf("-objective: %w", err)
+	}
 	switch l.kind {
 	case "wkpi":
 		cfg.Variant = kernel.WKPI
@@ -77,7 +87,7 @@ func prepare(ctx context.Context, ff *featureFlags, ds *graph.Dataset, prog prog
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var lf learnFlags
 	var folds, inner, repeats *int
-	var gridName, selectBy *string
+	var gridName, selectBy, shardText *string
 	ff, ds, err := parseDataset("eval", args, stderr, func(fs *flag.FlagSet) {
 		lf.register(fs)
 		folds = fs.Int("folds", 10, "cross-validation folds")
@@ -85,6 +95,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		repeats = fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
 		gridName = fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
 		selectBy = fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
+		shardText = fs.String("shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out for `wkpi merge`")
 	})
 	if err != nil {
 		return err
@@ -102,6 +113,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
+	shard, err := shardFor(*shardText, ff.out)
+	if err != nil {
+		return err
+	}
 	prog := progressFor(ff.progress, stderr)
 	w, err := prepare(ctx, ff, ds, prog)
 	if err != nil {
@@ -110,6 +125,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var reports []eval.Report
 	for r := range *repeats {
 		plan := eval.Plan{Folds: *folds, Seed: lf.seed + int64(r)}
+		if shard != nil {
+			if plan.Only = shard.Folds(r, *repeats, *folds); len(plan.Only) == 0 {
+				continue
+			}
+		}
 		var rep eval.Report
 		switch {
 		case *selectBy == "cost":
@@ -123,6 +143,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		reports = append(reports, rep)
+	}
+	if shard != nil {
+		return saveShard(ff, ds, cfg, grid, *selectBy, *gridName, *folds, *inner, *repeats, lf.seed, *shard, reports, stdout)
 	}
 	return printReports(stdout, ds, reports)
 }
@@ -186,6 +209,18 @@ func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) er
 	}
 	fmt.Fprintf(stdout, "\n%s (%s protocol): accuracy %.1f ± %.1f %% with the learned weight function, %.1f ± %.1f %% with the initial one\n",
 		ds.Name, reports[0].Protocol, 100*mean, 100*std, 100*bmean, 100*bstd)
+	// Learned against unlearned, fold by fold (all repeats): does learning pay?
+	var allBase []float64
+	for _, rep := range reports {
+		for _, fold := range rep.Folds {
+			allBase = append(allBase, fold.Baseline)
+		}
+	}
+	paired, err := compare.Compare(all, allBase)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "learned - unlearned over %d folds: paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g\n", len(all), paired.TP, paired.WilcoxonP)
 	fmt.Fprintln(stdout, "confusion (rows: true class, columns: predicted), first repeat:")
 	for i, row := range reports[0].Learned.Confusion {
 		fmt.Fprintf(stdout, "  %6s %v\n", ds.Classes[i], row)
@@ -200,7 +235,9 @@ func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) er
 		BaseStd  float64   `json:"baseline_std"`
 		Repeats  int       `json:"repeats"`
 		Seconds  float64   `json:"seconds"`
-	}{ds.Name, reports[0].Protocol, mean, std, all, bmean, bstd, len(reports), secs}
+		PairedT  float64   `json:"paired_t_p"`
+		Wilcoxon float64   `json:"wilcoxon_p"`
+	}{ds.Name, reports[0].Protocol, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP}
 	return json.NewEncoder(stdout).Encode(line)
 }
 

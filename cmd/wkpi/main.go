@@ -7,6 +7,8 @@
 //	wkpi eval     -data DIR|ZIP [-m 5 -sigma 1 -C 1 | -grid paper | -select cost] [-folds 10 -repeats 1 -seed 1]
 //	wkpi train    -data DIR|ZIP ... -out model.json
 //	wkpi predict  -model model.json FILE...
+//	wkpi eval     ... -shard i/N -out part-i.json; wkpi merge part-*.json
+//	wkpi slurm    -shards N -dir DIR -- EVAL FLAGS   (docs/scale.md)
 //
 // Bad input ends the command with exit status 1 and one line on stderr
 // naming the file, line and problem.
@@ -32,6 +34,9 @@ func commands() []command {
 		{"eval", "cross-validated accuracy of WKPI-SVM, learned and unlearned", runEval},
 		{"train", "learn the weight function and the SVM on a whole dataset, save the model", runTrain},
 		{"predict", "classify graphs (any input format) with a saved model", runPredict},
+		{"merge", "merge the part files of a sharded eval (-shard i/N) into its report", runMerge},
+		{"slurm", "run a sharded eval on Slurm: an array job of shards and a dependent merge job", runSlurm},
+		{"compare", "every baseline of the paper and WKPI on the same folds, with paired tests", runCompare},
 	}
 }
 

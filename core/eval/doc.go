@@ -6,6 +6,11 @@
 // Learners see only sample indices into the caller's dataset, so the
 // package knows nothing of graphs, kernels or SVMs.
 //
+// A run's independent jobs (outer fold x repeat) can be cut into shards
+// (Shard) run apart, each saved as a Part that names its run (RunID);
+// MergeParts refuses missing, duplicated or foreign parts and gives the
+// reports of the run in one process.
+//
 // Spreads over folds or repeats are population standard deviations
 // (divide by n, numpy's np.std default), the convention of the tables
 // of Zhao and Wang (2019) and most graph-kernel papers.

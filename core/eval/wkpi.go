@@ -77,8 +77,8 @@ func NewWKPI(set *features.Set, labels []int, classes int) (*WKPI, error) {
 		return nil, fmt.Errorf("eval: %d labels for %d images", len(labels), len(set.Images))
 	}
 	w := &WKPI{Set: set, Labels: labels, Classes: classes, centres: features.Centres(set.Grid, set.Settings), MaxTableBytes: DefaultMaxTableBytes}
-	for _, d := range set.Diagrams {
-		w.points = append(w.points, features.Points(d, set.Settings))
+	for i := range set.Diagrams {
+		w.points = append(w.points, features.AllPoints(set.GraphDiagrams(i), set.Settings))
 	}
 	g := set.Grid
 	w.domain = [4]float64{g.MinX, g.MinY, g.MinX + float64(g.Cols)*g.Pixel, g.MinY + float64(g.Rows)*g.Pixel}
@@ -110,6 +110,9 @@ func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSum
 	if err != nil {
 		return kernel.Mixture{}, learn.Trace{}, err
 	}
+	if cfg.Learn.Objective == learn.ObjectiveCKA {
+		return w.learnAligned(ctx, train, init, cfg, prog)
+	}
 	if cfg.Learn.BatchSize > 0 {
 		images, labels := w.subset(train)
 		return learn.LearnBatched(ctx, images, labels, w.centres, cfg.Sigma, init, cfg.Learn, prog)
@@ -125,10 +128,16 @@ type kernelSet struct {
 	gram, cross [][][]float64 // per weight function
 }
 
-func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kernel.Mixture, train, test []int) (*kernelSet, error) {
+// scales[i], when scales is long enough, are weight function i's
+// per-block scales (model.KernelForScaled; nil for none).
+func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kernel.Mixture, scales [][]float64, train, test []int) (*kernelSet, error) {
 	ws := make([][]float64, len(mixes))
 	for i, mix := range mixes {
-		ws[i] = model.KernelFor(mix, w.centres, cfg.Sigma, cfg.Variant).Weights
+		var sc []float64
+		if i < len(scales) {
+			sc = scales[i]
+		}
+		ws[i] = model.KernelForScaled(mix, w.centres, cfg.Sigma, cfg.Variant, sc).Weights
 	}
 	ks := &kernelSet{train: train, test: test}
 	var err error
@@ -177,6 +186,8 @@ type Fold struct {
 	// Cost its training cost (selection by cost).
 	InnerAccuracy float64 `json:"inner_accuracy,omitempty"`
 	Cost          float64 `json:"cost,omitempty"`
+	// ChannelScales are the learned per-block scales (Learn.Channels).
+	ChannelScales []float64 `json:"channel_scales,omitempty"`
 	// Test are the fold's samples; Predicted and BaselinePredicted the
 	// classes the learned and the initial weight function's SVMs gave them.
 	Test              []int `json:"test"`
@@ -305,8 +316,12 @@ func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *lear
 	if err != nil {
 		return Fold{}, mix, mix, err
 	}
+	scales, err := w.channelScales(ctx, train, mix, cfg)
+	if err != nil {
+		return Fold{}, mix, mix, err
+	}
 	init, err := w.Initial(train, cfg.Learn)
-	return Fold{Config: cfg, Trace: trace}, mix, init, err
+	return Fold{Config: cfg, Trace: trace, ChannelScales: scales}, mix, init, err
 }
 
 type foldFitter func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, kernel.Mixture, kernel.Mixture, error)
@@ -347,7 +362,7 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 		if err != nil {
 			return Report{}, err
 		}
-		ks, err := w.kernelSet(ctx, p, fold.Config, []kernel.Mixture{learned, init}, train[f], test[f])
+		ks, err := w.kernelSet(ctx, p, fold.Config, []kernel.Mixture{learned, init}, [][]float64{fold.ChannelScales}, train[f], test[f])
 		if err != nil {
 			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
 		}
@@ -451,7 +466,11 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 				if err != nil {
 					return Config{}, 0, err
 				}
-				ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, innerTrain[g], innerTest[g])
+				scales, err := w.channelScales(ctx, innerTrain[g], mix, cfg)
+				if err != nil {
+					return Config{}, 0, err
+				}
+				ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, [][]float64{scales}, innerTrain[g], innerTest[g])
 				if err != nil {
 					return Config{}, 0, err
 				}
@@ -518,7 +537,11 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 	if err != nil {
 		return nil, err
 	}
-	ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, all, nil)
+	scales, err := w.channelScales(ctx, all, mix, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, [][]float64{scales}, all, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -529,6 +552,6 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 	return model.New(model.Trained{
 		Dataset: dataset, Classes: classes, Set: w.Set, Train: all,
 		Weight: mix, Sigma: cfg.Sigma, Variant: cfg.Variant, C: cfg.C,
-		Learn: cfg.Learn, Trace: trace, SVM: m,
+		Learn: cfg.Learn, Trace: trace, SVM: m, ChannelScales: scales,
 	})
 }

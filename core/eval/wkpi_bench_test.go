@@ -65,7 +65,7 @@ func BenchmarkTrainMUTAGFold(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, train[0], nil)
+		ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, nil, train[0], nil)
 		if err != nil {
 			b.Fatal(err)
 		}

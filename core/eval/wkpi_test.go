@@ -57,8 +57,11 @@ func hasEdge(edges []graph.Edge, u, v int) bool {
 }
 
 func toyWKPI(t testing.TB) (*graph.Dataset, *WKPI) {
+	return toyWKPIWith(t, features.Default(filtration.KindDegree))
+}
+
+func toyWKPIWith(t testing.TB, s features.Settings) (*graph.Dataset, *WKPI) {
 	ds := treesAndCycles(t, 40)
-	s := features.Default(filtration.KindDegree)
 	s.Rows = 12
 	set, err := features.Compute(context.Background(), ds, s, nil)
 	if err != nil {
@@ -144,7 +147,12 @@ func crossValidateOracle(t *testing.T, w *WKPI) {
 
 func oraclePredict(t *testing.T, w *WKPI, mix kernel.Mixture, cfg Config, train, test []int) []int {
 	t.Helper()
-	k := model.KernelFor(mix, features.Centres(w.Set.Grid, w.Set.Settings), cfg.Sigma, cfg.Variant)
+	return oraclePredictScaled(t, w, mix, nil, cfg, train, test)
+}
+
+func oraclePredictScaled(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cfg Config, train, test []int) []int {
+	t.Helper()
+	k := model.KernelForScaled(mix, features.Centres(w.Set.Grid, w.Set.Settings), cfg.Sigma, cfg.Variant, scales)
 	pick := func(idx []int) [][]float64 {
 		out := make([][]float64, len(idx))
 		for i, s := range idx {
@@ -233,8 +241,18 @@ func TestNestedPicksWorkingCell(t *testing.T) {
 // saved and loaded, classifies each training graph exactly as the SVM
 // does from the training Gram matrix row (computed directly).
 func TestModelReproducesTraining(t *testing.T) {
-	ds, w := toyWKPI(t)
+	multi := features.Default(filtration.KindDegree)
+	multi.Extra = []filtration.Options{{Kind: filtration.KindHKS, HKSTime: 1}}
+	for name, s := range map[string]features.Settings{"degree": features.Default(filtration.KindDegree), "degree+hks": multi} {
+		t.Run(name, func(t *testing.T) { modelReproducesTraining(t, s, false) })
+		t.Run(name+" channel scales", func(t *testing.T) { modelReproducesTraining(t, s, true) })
+	}
+}
+
+func modelReproducesTraining(t *testing.T, s features.Settings, channels bool) {
+	ds, w := toyWKPIWith(t, s)
 	cfg := toyConfig()
+	cfg.Learn.Channels = channels
 	m, err := w.Train(context.Background(), ds.Name, ds.Classes, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +270,10 @@ func TestModelReproducesTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := indices(len(ds.Graphs))
-	want := oraclePredict(t, w, m.Weight, cfg, all, all)
+	if channels != (m.ChannelScales != nil) {
+		t.Fatalf("channel scales %v with Learn.Channels %v", m.ChannelScales, channels)
+	}
+	want := oraclePredictScaled(t, w, m.Weight, m.ChannelScales, cfg, all, all)
 	for i, p := range preds {
 		if p.Class != want[i] || p.Label != ds.Classes[want[i]] {
 			t.Fatalf("graph %d: model says %d (%s), oracle %d", i, p.Class, p.Label, want[i])

@@ -8,4 +8,13 @@
 // 1-dimensional ones); every channel is rendered on the same grid and the
 // images are concatenated, so that one weight function over the
 // (birth, persistence) plane applies to all of them.
+//
+// Several descriptor functions may be used at once (Settings.Extra, the
+// paper's stated future work): each adds its own copy of every channel.
+// Their values are mapped onto [0, 1] by an affine map per descriptor,
+// fitted without labels over the whole dataset like the grid, so that all
+// blocks (channel x descriptor) share one grid and one weight function;
+// each descriptor's block is normalised on its own, so that descriptors
+// weigh alike before learning (see multi.go). With one descriptor nothing
+// changes, and models saved before Extra existed load as they were.
 package features

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
+
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
@@ -29,6 +31,12 @@ type Settings struct {
 	MaxPersistence float64 `json:"max_persistence,omitempty"`
 	KeepZero       bool    `json:"keep_zero"` // keep zero-persistence points
 	Normalize      bool    `json:"normalize"` // scale each image vector to unit L2 norm
+	// Extra lists further descriptor functions after Filtration; each adds
+	// its own copy of every channel (see multi.go).
+	Extra []filtration.Options `json:"extra,omitempty"`
+	// Scales map each descriptor's values (Filtration, then Extra) onto
+	// the shared grid; FitGrid resolves them when Extra is set.
+	Scales []Affine `json:"scales,omitempty"`
 }
 
 // Default returns the settings used when a user picks only a descriptor.
@@ -67,7 +75,7 @@ func (s Settings) Validate() error {
 	if s.Tau < 0 || math.IsNaN(s.Tau) || math.IsInf(s.Tau, 0) {
 		return fmt.Errorf("features: tau %v must be a finite non-negative number", s.Tau)
 	}
-	return nil
+	return s.validateScales()
 }
 
 // channelPoints gathers the points of one channel of a graph's diagrams.
@@ -82,7 +90,12 @@ func channelPoints(d persistence.Diagrams, channel string) []persistence.Point {
 // Diagram computes the descriptor function and the extended persistence
 // diagrams of one graph.
 func Diagram(g *graph.Graph, s Settings) (persistence.Diagrams, filtration.Function, error) {
-	f, err := filtration.Compute(g, s.Filtration)
+	return diagramOf(g, s.Filtration, s.KeepZero)
+}
+
+// diagramOf is Diagram for one descriptor o.
+func diagramOf(g *graph.Graph, o filtration.Options, keepZero bool) (persistence.Diagrams, filtration.Function, error) {
+	f, err := filtration.Compute(g, o)
 	if err != nil {
 		return persistence.Diagrams{}, f, err
 	}
@@ -92,7 +105,7 @@ func Diagram(g *graph.Graph, s Settings) (persistence.Diagrams, filtration.Funct
 		// at their own value replace the lower-star Ord0.
 		d.Ord0 = finite(persistence.Sublevel0(g, f.Vertex, f.Edge))
 	}
-	if !s.KeepZero {
+	if !keepZero {
 		d = d.DropZero()
 	}
 	return d, f, nil
@@ -128,22 +141,44 @@ func Diagrams(ctx context.Context, graphs []*graph.Graph, s Settings, prog progr
 	return out, nil
 }
 
-// FitGrid fits the image grid over all points of all channels of the
-// given diagrams and resolves an automatic Tau: with Tau = 0 the Gaussian
-// width is about one pixel (the largest persistence over the rows left
-// after the grid's padding of pimage.PadTaus widths on each side), which
-// keeps neighbouring points apart at 40 rows.
+// FitGrid fits the image grid over the given diagrams of a single
+// descriptor; see FitGridAll.
 func FitGrid(diagrams []persistence.Diagrams, s Settings) (pimage.Grid, Settings, error) {
+	all := make([][]persistence.Diagrams, len(diagrams))
+	for i, d := range diagrams {
+		all[i] = []persistence.Diagrams{d}
+	}
+	return FitGridAll(all, s)
+}
+
+// FitGridAll fits the image grid over all points of all channels of every
+// descriptor (all[i] holds graph i's diagrams, one per descriptor; see
+// Settings.Extra), resolves the descriptors' Scales when there are several,
+// and resolves an automatic Tau: with Tau = 0 the Gaussian width is about
+// one pixel (the largest persistence over the rows left after the grid's
+// padding of pimage.PadTaus widths on each side), which keeps
+// neighbouring points apart at 40 rows.
+func FitGridAll(all [][]persistence.Diagrams, s Settings) (pimage.Grid, Settings, error) {
 	if err := s.Validate(); err != nil {
 		return pimage.Grid{}, s, err
 	}
-	var all [][]persistence.Point
-	for _, d := range diagrams {
-		for _, c := range s.Channels {
-			all = append(all, channelPoints(d, c))
+	for i, ds := range all {
+		if len(ds) != s.descriptorCount() {
+			return pimage.Grid{}, s, fmt.Errorf("features: graph %d has %d diagrams for %d descriptors", i, len(ds), s.descriptorCount())
 		}
 	}
-	maxPers := pimage.MaxPersistence(all)
+	if len(s.Extra) > 0 && len(s.Scales) == 0 {
+		s.Scales = fitScales(all, s)
+	}
+	var pts [][]persistence.Point
+	for _, ds := range all {
+		for k, d := range ds {
+			for _, c := range s.Channels {
+				pts = append(pts, s.scaled(k, channelPoints(d, c)))
+			}
+		}
+	}
+	maxPers := pimage.MaxPersistence(pts)
 	if s.Weighting == pimage.Linear && s.MaxPersistence == 0 {
 		s.MaxPersistence = maxPers
 	}
@@ -153,31 +188,41 @@ func FitGrid(diagrams []persistence.Diagrams, s Settings) (pimage.Grid, Settings
 			s.Tau = 1 // every point on the diagonal: any width shows them
 		}
 	}
-	g, err := pimage.FitGrid(all, s.Rows, s.Tau)
+	g, err := pimage.FitGrid(pts, s.Rows, s.Tau)
 	return g, s, err
 }
 
-// Image renders one graph's channels on the grid and concatenates them.
+// Image renders one graph's channels on the grid and concatenates them;
+// s has a single descriptor (see Render).
 func Image(d persistence.Diagrams, grid pimage.Grid, s Settings) ([]float64, error) {
-	opt := pimage.Options{Rows: s.Rows, Tau: s.Tau, Weighting: s.Weighting, MaxPersistence: s.MaxPersistence}
-	vec := make([]float64, 0, len(s.Channels)*grid.Rows*grid.Cols)
-	for _, c := range s.Channels {
-		img, err := grid.Image(channelPoints(d, c), opt)
-		if err != nil {
-			return nil, err
-		}
-		vec = append(vec, img...)
+	return Render([]persistence.Diagrams{d}, grid, s)
+}
+
+// Render renders one graph's diagrams, one per descriptor, channel by
+// channel on the grid and concatenates them, descriptor after descriptor.
+// With Normalize each descriptor's block is scaled to unit L2 norm and
+// the whole vector then by 1/sqrt(descriptors), so that it has unit norm
+// and every descriptor weighs the same whatever its number of points.
+func Render(ds []persistence.Diagrams, grid pimage.Grid, s Settings) ([]float64, error) {
+	if len(ds) != s.descriptorCount() {
+		return nil, fmt.Errorf("features: %d diagrams for %d descriptors", len(ds), s.descriptorCount())
 	}
-	flushTails(vec)
-	if s.Normalize {
-		var sum float64
-		for _, v := range vec {
-			sum += v * v
+	opt := pimage.Options{Rows: s.Rows, Tau: s.Tau, Weighting: s.Weighting, MaxPersistence: s.MaxPersistence}
+	block := len(s.Channels) * grid.Rows * grid.Cols
+	vec := make([]float64, 0, len(ds)*block)
+	for k, d := range ds {
+		for _, c := range s.Channels {
+			img, err := grid.Image(s.scaled(k, channelPoints(d, c)), opt)
+			if err != nil {
+				return nil, err
+			}
+			vec = append(vec, img...)
 		}
-		if sum > 0 {
-			norm := math.Sqrt(sum)
-			for i := range vec {
-				vec[i] /= norm
+		part := vec[k*block:]
+		flushTails(part)
+		if s.Normalize {
+			if norm := floats.Norm(part, 2); norm > 0 {
+				floats.Scale(1/(norm*math.Sqrt(float64(len(ds)))), part)
 			}
 		}
 	}
@@ -204,11 +249,11 @@ func flushTails(vec []float64) {
 }
 
 // Centres returns the pixel centre of every entry of an image vector: the
-// grid's centres repeated once per channel.
+// grid's centres repeated once per channel and descriptor.
 func Centres(grid pimage.Grid, s Settings) [][2]float64 {
 	one := grid.Centers()
-	out := make([][2]float64, 0, len(one)*len(s.Channels))
-	for range s.Channels {
+	out := make([][2]float64, 0, len(one)*s.Blocks())
+	for range s.Blocks() {
 		out = append(out, one...)
 	}
 	return out
@@ -218,14 +263,22 @@ func Centres(grid pimage.Grid, s Settings) [][2]float64 {
 // (birth, persistence) plane, as used to place the weight function's
 // initial centres.
 func Points(d persistence.Diagrams, s Settings) [][2]float64 {
+	return AllPoints([]persistence.Diagrams{d}, s)
+}
+
+// AllPoints is Points for a graph's diagrams of every descriptor, each
+// mapped onto the shared grid by its Scale.
+func AllPoints(ds []persistence.Diagrams, s Settings) [][2]float64 {
 	var out [][2]float64
-	for _, c := range s.Channels {
-		for _, p := range channelPoints(d, c) {
-			if math.IsInf(p.Death, 0) {
-				continue
+	for k, d := range ds {
+		for _, c := range s.Channels {
+			for _, p := range s.scaled(k, channelPoints(d, c)) {
+				if math.IsInf(p.Death, 0) {
+					continue
+				}
+				x, y := pimage.Transform(p)
+				out = append(out, [2]float64{x, y})
 			}
-			x, y := pimage.Transform(p)
-			out = append(out, [2]float64{x, y})
 		}
 	}
 	return out
@@ -235,32 +288,49 @@ func Points(d persistence.Diagrams, s Settings) [][2]float64 {
 // vector per graph, with the settings that made them (Tau resolved).
 type Set struct {
 	Settings Settings               `json:"settings"`
-	Diagrams []persistence.Diagrams `json:"diagrams"`
-	Grid     pimage.Grid            `json:"grid"`
-	Images   [][]float64            `json:"images"`
+	Diagrams []persistence.Diagrams `json:"diagrams"` // of the first descriptor
+	// Extra holds each graph's diagrams of Settings.Extra, in order.
+	Extra  [][]persistence.Diagrams `json:"extra,omitempty"`
+	Grid   pimage.Grid              `json:"grid"`
+	Images [][]float64              `json:"images"`
+}
+
+// GraphDiagrams returns graph i's diagrams of every descriptor.
+func (set *Set) GraphDiagrams(i int) []persistence.Diagrams {
+	ds := []persistence.Diagrams{set.Diagrams[i]}
+	if set.Extra != nil {
+		ds = append(ds, set.Extra[i]...)
+	}
+	return ds
 }
 
 // Compute runs the whole feature stage over a dataset.
 func Compute(ctx context.Context, ds *graph.Dataset, s Settings, prog progress.Func) (*Set, error) {
-	diags, err := Diagrams(ctx, ds.Graphs, s, prog)
+	all, err := AllDiagrams(ctx, ds.Graphs, s, prog)
 	if err != nil {
 		return nil, err
 	}
-	grid, s, err := FitGrid(diags, s)
+	grid, s, err := FitGridAll(all, s)
 	if err != nil {
 		return nil, err
 	}
-	images := make([][]float64, len(diags))
-	for i, d := range diags {
+	set := &Set{Settings: s, Grid: grid, Diagrams: make([]persistence.Diagrams, len(all)), Images: make([][]float64, len(all))}
+	if len(s.Extra) > 0 {
+		set.Extra = make([][]persistence.Diagrams, len(all))
+	}
+	for i, d := range all {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		img, err := Image(d, grid, s)
+		img, err := Render(d, grid, s)
 		if err != nil {
 			return nil, fmt.Errorf("graph %d: %w", i, err)
 		}
-		images[i] = img
-		prog.Report("images", i+1, len(diags))
+		set.Images[i], set.Diagrams[i] = img, d[0]
+		if set.Extra != nil {
+			set.Extra[i] = d[1:]
+		}
+		prog.Report("images", i+1, len(all))
 	}
-	return &Set{Settings: s, Diagrams: diags, Grid: grid, Images: images}, nil
+	return set, nil
 }

@@ -22,7 +22,11 @@
 // = sum_s w_s (2 - 2 exp(-(A_s - B_s)^2 / (2 sigma^2))). Both kernels are
 // computed through the weighted divergence Div(A, B) = sum_s w_s f(A_s - B_s)
 // with f(0) = 0 (f(d) = 2 - 2exp(-d^2/2sigma^2) for WKPI, f(d) = d^2 for
-// altWKPI), so pixels where both images are exactly zero cost nothing: the
-// Gram matrix loops only over the non-zero pixels of the sparser image of
-// each pair, which is what makes it fast on persistence images.
+// altWKPI), so pixels where both images are exactly zero cost nothing. A
+// Gram or cross matrix pass holds one image of a row dense and sweeps the
+// other's non-zero pixels: a pair's divergence is both images' divergences
+// from an all-zero image (computed once per image) corrected on the pixels
+// they share, the only ones that need f of a difference (and for WKPI an
+// exp, which a series replaces where the two differ little). This is what
+// makes it fast on persistence images.
 package kernel

@@ -44,6 +44,13 @@ type Options struct {
 	// see Problem and the package documentation.
 	Prior    float64 `json:"prior"`
 	Contrast float64 `json:"contrast"`
+	// Objective is ObjectiveTC ("" too) or ObjectiveCKA (see Alignment).
+	Objective string `json:"objective,omitempty"`
+	// Channels asks, after the weight function is learned, for one scale
+	// per image block (channel and descriptor) chosen by kernel-target
+	// alignment (FitWeights), so that learning can weigh descriptors and
+	// sub-diagrams against each other.
+	Channels bool `json:"channels,omitempty"`
 }
 
 // DefaultOptions returns the settings of the paper (10 components from

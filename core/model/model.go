@@ -37,6 +37,10 @@ type Model struct {
 	C        float64           `json:"C"`
 	Learn    learn.Options     `json:"learn"`
 	Trace    learn.Trace       `json:"trace"`
+	// ChannelScales, when present, multiply the pixel weights of each
+	// image block (features.Settings.Blocks, in image order) before the
+	// kernel's weights are normalised (learn.Options.Channels).
+	ChannelScales []float64 `json:"channel_scales,omitempty"`
 	// SVM's support vector indices point into Support.
 	SVM     svm.Model   `json:"svm"`
 	Support [][]float64 `json:"support"`
@@ -55,6 +59,8 @@ type Trained struct {
 	Learn   learn.Options
 	Trace   learn.Trace
 	SVM     *svm.Model // trained on Train, indices into Train
+	// ChannelScales are per-block scales of the weight (nil: none).
+	ChannelScales []float64
 }
 
 // New keeps only the support vectors' images and renumbers the SVM's
@@ -83,6 +89,7 @@ func New(t Trained) (*Model, error) {
 		Format: Format, Version: Version, Dataset: t.Dataset, Classes: t.Classes,
 		Features: t.Set.Settings, Grid: t.Set.Grid, Weight: t.Weight, Sigma: t.Sigma,
 		Variant: t.Variant, C: t.C, Learn: t.Learn, Trace: t.Trace, SVM: compact, Support: support,
+		ChannelScales: t.ChannelScales,
 	}
 	return m, m.Validate()
 }
@@ -142,7 +149,10 @@ func (m *Model) Validate() error {
 	if err := m.Weight.Validate(); err != nil {
 		return fmt.Errorf("model: weight function: %w", err)
 	}
-	pixels := len(m.Features.Channels) * m.Grid.Rows * m.Grid.Cols
+	pixels := m.Features.Blocks() * m.Grid.Rows * m.Grid.Cols
+	if err := checkScales(m.ChannelScales, m.Features.Blocks()); err != nil {
+		return err
+	}
 	if m.SVM.N != len(m.Support) {
 		return fmt.Errorf("model: SVM expects %d support images, file has %d", m.SVM.N, len(m.Support))
 	}
@@ -173,6 +183,26 @@ func (m *Model) Validate() error {
 	return nil
 }
 
+func checkScales(scales []float64, blocks int) error {
+	if scales == nil {
+		return nil
+	}
+	if len(scales) != blocks {
+		return fmt.Errorf("model: %d channel scales for %d image blocks", len(scales), blocks)
+	}
+	var total float64
+	for b, x := range scales {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("model: channel scale %d is %v, want a finite number >= 0", b, x)
+		}
+		total += x
+	}
+	if !(total > 0) {
+		return errors.New("model: every channel scale is 0")
+	}
+	return nil
+}
+
 func finite(xs []float64) error {
 	for i, x := range xs {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -188,7 +218,20 @@ func finite(xs []float64) error {
 // grid fits every dataset and resolution. (For altWKPI the scaling is a
 // change of sigma.)
 func KernelFor(mix kernel.Mixture, centres [][2]float64, sigma float64, v kernel.Variant) kernel.Kernel {
+	return KernelForScaled(mix, centres, sigma, v, nil)
+}
+
+// KernelForScaled is KernelFor with the pixel weights of block b (the
+// centres cut into len(scales) equal blocks) multiplied by scales[b]
+// before the normalisation; nil scales change nothing.
+func KernelForScaled(mix kernel.Mixture, centres [][2]float64, sigma float64, v kernel.Variant, scales []float64) kernel.Kernel {
 	w := mix.PixelWeights(centres)
+	if len(scales) > 0 {
+		size := len(w) / len(scales)
+		for i := range w {
+			w[i] *= scales[i/size]
+		}
+	}
 	var total float64
 	for _, x := range w {
 		total += x
@@ -203,7 +246,7 @@ func KernelFor(mix kernel.Mixture, centres [][2]float64, sigma float64, v kernel
 
 // Kernel returns the learned kernel on the model's pixel grid.
 func (m *Model) Kernel() kernel.Kernel {
-	return KernelFor(m.Weight, features.Centres(m.Grid, m.Features), m.Sigma, m.Variant)
+	return KernelForScaled(m.Weight, features.Centres(m.Grid, m.Features), m.Sigma, m.Variant, m.ChannelScales)
 }
 
 // Prediction is the model's answer for one graph.
@@ -220,17 +263,17 @@ func (m *Model) Predict(ctx context.Context, graphs []*graph.Graph) ([]Predictio
 	out := make([]Prediction, len(graphs))
 	images := make([][]float64, len(graphs))
 	for i, g := range graphs {
-		d, _, err := features.Diagram(g, m.Features)
+		ds, err := features.GraphDiagramsOf(g, m.Features)
 		if err != nil {
 			return nil, fmt.Errorf("graph %d: %w", i, err)
 		}
-		img, err := features.Image(d, m.Grid, m.Features)
+		img, err := features.Render(ds, m.Grid, m.Features)
 		if err != nil {
 			return nil, fmt.Errorf("graph %d: %w", i, err)
 		}
 		images[i] = img
-		out[i].Diagrams = d
-		out[i].Points = features.Points(d, m.Features)
+		out[i].Diagrams = ds[0]
+		out[i].Points = features.AllPoints(ds, m.Features)
 	}
 	k, err := m.Kernel().Cross(ctx, images, m.Support, nil)
 	if err != nil {

@@ -17,9 +17,11 @@ type Weighting string
 const (
 	// Constant gives every point weight 1.
 	Constant Weighting = "constant"
-	// Linear is the weighting of Adams et al.: 0 at persistence 0, rising
-	// linearly to 1 at Options.MaxPersistence and staying 1 above, so
-	// that points near the diagonal (noise) fade out.
+	// Linear is the piecewise-linear weighting of Adams et al.: 0 at
+	// persistence 0, rising linearly to 1 at Options.MaxPersistence and
+	// staying 1 above, so that points near the diagonal (noise) fade out.
+	// With MaxPersistence the largest persistence of the training
+	// diagrams it is the PI-PL baseline of Zhao & Wang's comparison.
 	Linear Weighting = "linear"
 )
 

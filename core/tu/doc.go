@@ -11,9 +11,10 @@
 //	                       (ignored when it has several columns)
 //
 // Labels are kept as text. Separators ", " and "," are both accepted,
-// fields are trimmed, CRLF line endings and trailing blank lines are
-// tolerated, and repeated edges (each edge is listed twice, or four times in
-// IMDB-BINARY) collapse into one. Every graph id from 1 to the number of
+// fields are trimmed, CRLF line endings, blank lines anywhere (leading,
+// between records, trailing) and surrounding whitespace are tolerated (the
+// n-th record is the n-th non-blank line), and repeated edges (each edge
+// is listed twice, or four times in IMDB-BINARY) collapse into one. Every graph id from 1 to the number of
 // graphs must own at least one node; a graph's nodes need not be contiguous
 // in the indicator file (local node order follows file order). Self-loops
 // and edges joining two graphs are errors.

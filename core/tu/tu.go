@@ -348,14 +348,14 @@ func (p *parser) dataset() (*graph.Dataset, error) {
 	return ds, nil
 }
 
-// eachLine calls fn with the 1-based number and the comma-separated,
-// trimmed fields of every line, and prefixes fn's errors with the file
-// name and line. Trailing blank lines are allowed; a blank line followed
-// by data is an error, because the files are matched line by line.
+// eachLine calls fn with the trimmed, comma-separated fields of every
+// non-blank line, and prefixes fn's errors with the file name and the
+// line's number in the file. Blank lines (users' files have them at the
+// start, between records and at the end) are skipped anywhere: records
+// are matched across files by their rank among the non-blank lines.
 func eachLine(name string, data []byte, fn func(fields [][]byte) error) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
 	var fields [][]byte
-	blank := 0 // line number of the first blank line in the current run
 	seen := false
 	for line := 1; len(data) > 0; line++ {
 		var text []byte
@@ -366,13 +366,7 @@ func eachLine(name string, data []byte, fn func(fields [][]byte) error) error {
 		}
 		text = bytes.TrimSpace(text) // also drops the CR of CRLF
 		if len(text) == 0 {
-			if blank == 0 {
-				blank = line
-			}
 			continue
-		}
-		if blank != 0 {
-			return fmt.Errorf("%s line %d: blank line inside the data", name, blank)
 		}
 		seen = true
 		fields = fields[:0]

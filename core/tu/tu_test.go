@@ -307,7 +307,8 @@ func TestMalformed(t *testing.T) {
 		{"empty edge file", "M_A.txt", "\n\n", "M_A.txt: empty file"},
 		{"cross-graph edge", "M_A.txt", "2, 3\n", "M_A.txt line 1: edge (2, 3) joins graph 1 and graph 2"},
 		{"self-loop", "M_A.txt", "1, 2\n2, 2\n", "M_A.txt line 2: node 2: self-loop"},
-		{"blank line inside", "M_A.txt", "1, 2\n\n2, 1\n", "M_A.txt line 2: blank line inside the data"},
+		// Blank lines are skipped but still counted in the line numbers.
+		{"error after blank lines", "M_A.txt", "\n1, 2\n\n2, x\n", `M_A.txt line 4: "x" is not a number`},
 		{"too few labels", "M_graph_labels.txt", "1\n", "M_graph_labels.txt: 1 labels for 2 graphs"},
 		{"too many labels", "M_graph_labels.txt", "1\n1\n1\n", "M_graph_labels.txt: 3 labels for 2 graphs"},
 		{"huge graph id", "M_graph_indicator.txt", "1\n1\n2\n1000000000000\n", "M_graph_labels.txt: 2 labels for 1000000000000 graphs"},
@@ -316,7 +317,9 @@ func TestMalformed(t *testing.T) {
 		{"gap in graph ids", "M_graph_labels.txt", "1\n1\n1\n", "M_graph_labels.txt: 3 labels for 2 graphs"},
 		{"node labels count", "M_node_labels.txt", "0\n1\n2\n", "M_node_labels.txt: 3 labels for 4 nodes"},
 		{"edge labels count", "M_edge_labels.txt", "0\n1\n", "M_edge_labels.txt: 2 labels for 4 lines of M_A.txt"},
-		{"blank label", "M_node_labels.txt", "0\n\n1\n2\n", "M_node_labels.txt line 2: blank line inside the data"},
+		// A blank line is no label: three labels remain for four nodes.
+		{"blank label", "M_node_labels.txt", "0\n\n1\n2\n", "M_node_labels.txt: 3 labels for 4 nodes"},
+		{"only blank lines", "M_graph_labels.txt", " \n\t\n\r\n", "M_graph_labels.txt: empty file"},
 		{"empty label field", "M_node_labels.txt", "0\n1,\n1\n2\n", "M_node_labels.txt line 2: empty field"},
 		{"attribute not a number", "M_node_attributes.txt", "1\n2\nz\n4\n", `M_node_attributes.txt line 3: "z" is not a number`},
 	} {
@@ -398,5 +401,40 @@ func TestMultiColumnAttributesIgnored(t *testing.T) {
 	}
 	if ds.Graphs[0].NodeValues != nil {
 		t.Errorf("NodeValues %v from a 2-column file, want nil", ds.Graphs[0].NodeValues)
+	}
+}
+
+// TestBlankLinesAnywhere: users' files have blank lines at the start,
+// between records and at the end, and spaces or tabs around the lines;
+// they must read as the same dataset as the clean files.
+func TestBlankLinesAnywhere(t *testing.T) {
+	clean := map[string][]byte{
+		"B_A.txt":               []byte("1, 2\n2, 1\n3, 4\n4, 3\n"),
+		"B_graph_indicator.txt": []byte("1\n1\n2\n2\n"),
+		"B_graph_labels.txt":    []byte("-1\n1\n"),
+		"B_node_labels.txt":     []byte("C\nN\nO\nC\n"),
+		"B_edge_labels.txt":     []byte("0\n0\n1\n1\n"),
+	}
+	messy := map[string][]byte{
+		"B_A.txt":               []byte("\n\n  1, 2\n\n2 ,1  \r\n\t\n3,4\n4, 3\n\n\n"),
+		"B_graph_indicator.txt": []byte("\r\n1\n 1\n\n2\n2\t\n"),
+		"B_graph_labels.txt":    []byte("\n-1\n\n\n1\n"),
+		"B_node_labels.txt":     []byte("C\n\nN\nO\n \nC"),
+		"B_edge_labels.txt":     []byte(" \n0\n0\n\n1\n1\n\n"),
+	}
+	want, err := tu.ReadFiles(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tu.ReadFiles(messy)
+	if err != nil {
+		t.Fatalf("blank lines and whitespace refused: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with blank lines %+v\nwithout %+v", got, want)
+	}
+	// Graph 0 is the edge C-N of label 0, graph 1 the edge O-C of label 1.
+	if g := got.Graphs[1]; got.Classes[got.Labels[1]] != "1" || g.NodeLabels[0] != "O" || g.EdgeLabels[0] != "1" {
+		t.Errorf("records matched wrongly across files: %+v", got)
 	}
 }

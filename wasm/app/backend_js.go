@@ -125,19 +125,19 @@ func readFile(f app.Value) ([]byte, error) {
 	}
 }
 
-func (b *backend) SaveModel(data []byte) {
+func (b *backend) Put(key string, data []byte) {
 	go func() {
-		if err := saveModel(data); err != nil {
-			js.Global().Get("console").Call("warn", "saving the model for the next visit failed:", err.Error())
+		if err := put(key, data); err != nil {
+			js.Global().Get("console").Call("warn", "saving "+key+" for the next visit failed:", err.Error())
 		}
 	}()
 }
 
-func (b *backend) RestoreModel(done func([]byte)) {
+func (b *backend) Get(key string, done func([]byte)) {
 	go func() {
-		data, err := loadModel()
+		data, err := get(key)
 		if err != nil {
-			js.Global().Get("console").Call("warn", "restoring the saved model failed:", err.Error())
+			js.Global().Get("console").Call("warn", "restoring "+key+" failed:", err.Error())
 		}
 		done(data)
 	}()

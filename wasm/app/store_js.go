@@ -8,12 +8,12 @@ import (
 )
 
 // The current dataset is kept in IndexedDB (not localStorage: uploads can
-// be megabytes of bytes) as one record {key, names, blobs}.
+// be megabytes of bytes) as one record {key, names, blobs}; the page's
+// other saved state (models, last results) as byte arrays under their keys.
 const (
 	dbName    = "wkpi"
 	dbStore   = "datasets"
 	dbCurrent = "current"
-	dbModel   = "model" // the current model's JSON, as a Uint8Array
 )
 
 func openDB() (js.Value, error) {
@@ -100,24 +100,25 @@ func loadDataset() (string, []protocol.File, error) {
 	return rec.Get("key").String(), files, nil
 }
 
-func saveModel(data []byte) error {
+// put stores data under key as a Uint8Array.
+func put(key string, data []byte) error {
 	s, err := store("readwrite")
 	if err != nil {
 		return err
 	}
 	a := js.Global().Get("Uint8Array").New(len(data))
 	js.CopyBytesToJS(a, data)
-	_, err = request(s.Call("put", a, dbModel))
+	_, err = request(s.Call("put", a, key))
 	return err
 }
 
-// loadModel returns the saved model, or nil when there is none.
-func loadModel() ([]byte, error) {
+// get returns what put stored under key, or nil when there is none.
+func get(key string) ([]byte, error) {
 	s, err := store("readonly")
 	if err != nil {
 		return nil, err
 	}
-	v, err := request(s.Call("get", dbModel))
+	v, err := request(s.Call("get", key))
 	if err != nil || !v.Truthy() {
 		return nil, err
 	}

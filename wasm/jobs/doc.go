@@ -5,7 +5,7 @@
 // A Worker holds the one dataset its worker last parsed, so that jobs on
 // the same dataset (draw graph 3, explore graph 3 with Ricci, ...) do not
 // parse it again, and the features of that dataset under the last
-// descriptor, so that the jobs of one cross-validation (some folds each,
+// feature settings, so that the jobs of one cross-validation (some folds each,
 // then the final Train) compute them once per worker. Jobs that read no
 // dataset (Defaults, Inspect, Predict) carry their inputs: a model's JSON
 // and graph files. Add a job by adding a case to Worker.Run.

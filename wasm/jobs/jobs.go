@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"wkpi-web/core/eval"
-	"wkpi-web/core/filtration"
+	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/tu"
@@ -23,7 +23,7 @@ type Worker struct {
 	// feat is the features of dataset featKey under descriptor featOpts.
 	feat     *eval.WKPI
 	featKey  string
-	featOpts filtration.Options
+	featOpts features.Settings
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;
@@ -43,8 +43,8 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 	// Jobs that read no dataset.
 	switch req.Kind {
 	case protocol.Defaults:
-		d := Defaults()
-		return protocol.Response{Training: &d}, nil
+		d, p := Defaults(), Paper()
+		return protocol.Response{Training: &d, Paper: &p}, nil
 	case protocol.Inspect:
 		_, resp, err := inspect(req.Model)
 		return resp, err
@@ -72,6 +72,8 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		return w.crossValidate(ctx, ds, req.Training, report, fold)
 	case protocol.Train:
 		return w.train(ctx, ds, req.Training, report)
+	case protocol.Compare:
+		return w.compare(ctx, ds, req.Compare, report)
 	}
 	return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"reflect"
 	"strings"
 
 	"wkpi-web/core/eval"
@@ -13,24 +14,42 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 	"wkpi-web/wasm/protocol"
 )
 
-// Defaults is the Training the page starts from: eval.DefaultConfig with
-// the descriptor and the cross-validation of `wkpi eval`.
+// Defaults is the Training the page starts from: eval.DefaultConfig and
+// features.Default with the descriptor and the cross-validation of
+// `wkpi eval`, every field filled in.
 func Defaults() protocol.Training {
 	c := eval.DefaultConfig()
+	f := features.Default(filtration.KindRicci)
 	return protocol.Training{
-		Descriptor: string(filtration.KindRicci), Init: c.Learn.Init, M: c.Learn.M,
+		Descriptor: string(f.Filtration.Kind), Init: c.Learn.Init, M: c.Learn.M,
 		Sigma: c.Sigma, C: c.C, Folds: 10, Seed: 1,
+		Channels: strings.Join(f.Channels, ","), Rows: f.Rows, Tau: f.Tau,
+		Iterations: c.Learn.MaxIter, Prior: &c.Learn.Prior, Contrast: &c.Learn.Contrast, Inner: 10,
 	}
 }
 
-// config turns the page's choices into an eval.Config and Plan; zero
-// fields keep the defaults.
+// Paper is the paper's protocol: learn.DefaultOptions without the prior
+// and the contrast barrier (the paper's objective), and m, sigma and C
+// chosen by nested cross-validation over eval.PaperGrid.
+func Paper() protocol.Training {
+	t := Defaults()
+	o := learn.DefaultOptions()
+	zero := 0.0
+	t.M, t.Init, t.Iterations = o.M, o.Init, o.MaxIter
+	t.Prior, t.Contrast = &zero, &zero
+	t.Grid = "paper"
+	return t
+}
+
+// config turns the page's choices into feature settings, an eval.Config
+// and a Plan; zero fields keep the defaults.
 func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, error) {
 	if t == nil {
 		return features.Settings{}, eval.Config{}, eval.Plan{}, fmt.Errorf("no training settings")
@@ -39,25 +58,42 @@ func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, er
 	cfg := eval.DefaultConfig()
 	cfg.Sigma, cfg.C = or(t.Sigma, d.Sigma), or(t.C, d.C)
 	cfg.Learn.M, cfg.Learn.Init = or(t.M, d.M), or(t.Init, d.Init)
+	cfg.Learn.MaxIter = or(t.Iterations, d.Iterations)
+	if t.Prior != nil {
+		cfg.Learn.Prior = *t.Prior
+	}
+	if t.Contrast != nil {
+		cfg.Learn.Contrast = *t.Contrast
+	}
 	desc := or(t.Descriptor, d.Descriptor)
 	// One seed splits the folds and starts the learning, as in `wkpi eval`.
 	cfg.Learn.Seed = or(t.Seed, d.Seed)
 	plan := eval.Plan{Folds: or(t.Folds, d.Folds), Seed: cfg.Learn.Seed, Only: t.Only}
+	s := features.Default(filtration.Kind(desc))
+	if t.Channels != "" {
+		s.Channels = strings.Split(t.Channels, ",")
+	}
+	s.Rows, s.Tau = or(t.Rows, s.Rows), or(t.Tau, s.Tau)
 	switch {
 	case cfg.Sigma < 0, cfg.C < 0, cfg.Learn.M < 0:
-		return features.Settings{}, cfg, plan, fmt.Errorf("m, sigma and C must be positive (m=%d, sigma=%g, C=%g)", cfg.Learn.M, cfg.Sigma, cfg.C)
+		return s, cfg, plan, fmt.Errorf("m, sigma and C must be positive (m=%d, sigma=%g, C=%g)", cfg.Learn.M, cfg.Sigma, cfg.C)
+	case cfg.Learn.Prior < 0, cfg.Learn.Contrast < 0, s.Tau < 0, s.Rows < 0, cfg.Learn.MaxIter < 0:
+		return s, cfg, plan, fmt.Errorf("prior, contrast, tau, rows and iterations must not be negative")
 	case plan.Folds < 2:
-		return features.Settings{}, cfg, plan, fmt.Errorf("cross-validation needs at least 2 folds, not %d", plan.Folds)
+		return s, cfg, plan, fmt.Errorf("cross-validation needs at least 2 folds, not %d", plan.Folds)
+	case t.Grid != "" && t.Grid != "paper":
+		return s, cfg, plan, fmt.Errorf("unknown grid %q (want paper)", t.Grid)
+	case t.Select != "" && t.Select != "cost":
+		return s, cfg, plan, fmt.Errorf("unknown selection %q (want cost)", t.Select)
 	}
-	return features.Default(filtration.Kind(desc)), cfg, plan, nil
+	return s, cfg, plan, nil
 }
 
 // wkpi returns the features of the held dataset under s, computing them
-// once per worker and descriptor: every fold job of a CV and every
-// Explore job reuses them. Only the filtration varies between the jobs'
-// settings (all start from features.Default), so it is the cache key.
+// once per worker and settings: every fold job of a CV and every Explore
+// job of the same settings reuses them.
 func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Settings, report progress.Func) (*eval.WKPI, error) {
-	if w.feat != nil && w.featKey == w.key && w.featOpts == s.Filtration {
+	if w.feat != nil && w.featKey == w.key && reflect.DeepEqual(w.featOpts, s) {
 		return w.feat, nil
 	}
 	set, err := features.Compute(ctx, ds, s, report)
@@ -68,7 +104,7 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	if err != nil {
 		return nil, err
 	}
-	w.feat, w.featKey, w.featOpts = e, w.key, s.Filtration
+	w.feat, w.featKey, w.featOpts = e, w.key, s
 	return e, nil
 }
 
@@ -82,7 +118,15 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	rep, err := e.CrossValidate(ctx, cfg, plan, report)
+	var rep eval.Report
+	switch {
+	case t.Grid == "paper" && t.Select == "cost":
+		rep, err = e.SelectByCost(ctx, cfg, eval.PaperGrid(), plan, report)
+	case t.Grid == "paper":
+		rep, err = e.Nested(ctx, cfg, eval.PaperGrid(), plan, or(t.Inner, 10), report)
+	default:
+		rep, err = e.CrossValidate(ctx, cfg, plan, report)
+	}
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -115,6 +159,7 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	resp := describe(m)
 	resp.Model = buf.Bytes()
 	resp.Arrays["before"] = HeatMap(before, m.Grid)
+	resp.Info.Before = centres(before)
 	return resp, nil
 }
 
@@ -135,9 +180,19 @@ func describe(m *model.Model) protocol.Response {
 			Init: m.Learn.Init, M: m.Weight.Len(), Sigma: m.Sigma, C: m.C,
 			Grid: protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols},
 			Cost: m.Trace.Cost, Support: len(m.Support),
+			Converged: m.Trace.Converged, Iterations: m.Trace.Iterations, Centres: centres(m.Weight),
 		},
 		Arrays: map[string][]float64{"after": HeatMap(m.Weight, g)},
 	}
+}
+
+// centres lists a mixture's Gaussian centres as (birth, persistence).
+func centres(mix kernel.Mixture) [][2]float64 {
+	out := make([][2]float64, mix.Len())
+	for i := range out {
+		out[i] = [2]float64{mix.X[i], mix.Y[i]}
+	}
+	return out
 }
 
 // HeatMap samples a weight function at the centre of every pixel of g,
@@ -167,7 +222,7 @@ func predict(ctx context.Context, req protocol.Request, report progress.Func) (p
 	for i, p := range preds {
 		resp.Graphs = append(resp.Graphs, protocol.Graph{
 			File: files[i].name, Index: files[i].index, Nodes: graphs[i].N, Edges: len(graphs[i].Edges),
-			Label: p.Label, Decision: p.Decision, Points: p.Points,
+			Label: p.Label, Decision: p.Decision, Points: p.Points, Truth: files[i].truth,
 		})
 	}
 	return resp, nil
@@ -176,6 +231,7 @@ func predict(ctx context.Context, req protocol.Request, report progress.Func) (p
 type origin struct {
 	name  string
 	index int
+	truth string // the graph's class label in its file, if any
 }
 
 // inputs reads the graphs to classify: a TU set (a zip, or files named
@@ -204,7 +260,7 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 			return nil, nil, err
 		}
 		for i, g := range ds.Graphs {
-			where = append(where, origin{ds.Name, i})
+			where = append(where, origin{ds.Name, i, ds.Classes[ds.Labels[i]]})
 			graphs = append(graphs, g)
 		}
 	}
@@ -214,7 +270,7 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 			return nil, nil, err
 		}
 		for i, g := range gs {
-			where = append(where, origin{f.Name, i})
+			where = append(where, origin{name: f.Name, index: i})
 			graphs = append(graphs, g)
 		}
 	}

@@ -11,8 +11,10 @@ import (
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
+	"wkpi-web/core/filtration"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/pimage"
 	"wkpi-web/core/tu"
@@ -51,6 +53,31 @@ func TestTrainingDefaults(t *testing.T) {
 	}
 	if _, _, _, err := config(&protocol.Training{Sigma: -1}); err == nil {
 		t.Error("a negative sigma was accepted")
+	}
+	// The CLI's other settings reach features.Settings and eval.Config;
+	// a prior of 0 is the paper's objective, not "the default".
+	zero := 0.0
+	s, cfg, _, err = config(&protocol.Training{Channels: "ord0+ext0+rel1+ext1", Rows: 20, Tau: 0.1, Iterations: 7, Prior: &zero, Contrast: &zero})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.Channels, []string{"ord0+ext0+rel1+ext1"}) || s.Rows != 20 || s.Tau != 0.1 || cfg.Learn.MaxIter != 7 ||
+		cfg.Learn.Prior != 0 || cfg.Learn.Contrast != 0 {
+		t.Errorf("settings not kept: %+v %+v", s, cfg.Learn)
+	}
+	for _, bad := range []protocol.Training{{Grid: "mine"}, {Grid: "paper", Select: "best"}, {Tau: -1}, {Prior: new(-0.5)}} {
+		if _, _, _, err := config(&bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+	// The page's two presets: eval's defaults in full, and the paper's.
+	d, p := Defaults(), Paper()
+	f := features.Default(filtration.KindRicci)
+	if d.Rows != f.Rows || d.Channels != strings.Join(f.Channels, ",") || *d.Prior != want.Learn.Prior || *d.Contrast != want.Learn.Contrast || d.Iterations != want.Learn.MaxIter {
+		t.Errorf("defaults %+v are not features.Default and eval.DefaultConfig", d)
+	}
+	if o := learn.DefaultOptions(); p.M != o.M || *p.Prior != 0 || *p.Contrast != 0 || p.Grid != "paper" || p.Select != "" || p.Inner != 10 {
+		t.Errorf("paper settings %+v", p)
 	}
 }
 
@@ -168,8 +195,22 @@ func TestTrainInspectPredict(t *testing.T) {
 		}
 	}
 
+	// The centres are the mixtures', learned and (Train only) initial.
+	if len(r.Info.Centres) != m.Weight.Len() || len(r.Info.Before) != m.Weight.Len() {
+		t.Fatalf("%d centres after and %d before, want %d", len(r.Info.Centres), len(r.Info.Before), m.Weight.Len())
+	}
+	for c, xy := range r.Info.Centres {
+		if xy != [2]float64{m.Weight.X[c], m.Weight.Y[c]} {
+			t.Errorf("centre %d = %v, the model's is (%g, %g)", c, xy, m.Weight.X[c], m.Weight.Y[c])
+		}
+	}
+	if r.Info.Iterations != m.Trace.Iterations || r.Info.Converged != m.Trace.Converged {
+		t.Errorf("stop: %d iterations, converged %v; the model's trace: %d, %v", r.Info.Iterations, r.Info.Converged, m.Trace.Iterations, m.Trace.Converged)
+	}
 	ins := w.Run(ctx, protocol.Request{Kind: protocol.Inspect, Model: r.Model}, nil, nil)
-	if ins.Event != protocol.Done || !reflect.DeepEqual(ins.Info, r.Info) || !reflect.DeepEqual(ins.Arrays["after"], r.Arrays["after"]) {
+	trained := *r.Info
+	trained.Before = nil // only a training knows the initial mixture
+	if ins.Event != protocol.Done || !reflect.DeepEqual(ins.Info, &trained) || !reflect.DeepEqual(ins.Arrays["after"], r.Arrays["after"]) {
 		t.Errorf("inspecting the saved model differs from the trained one: %s", ins.Error)
 	}
 
@@ -206,6 +247,12 @@ func TestTrainInspectPredict(t *testing.T) {
 	}{{"STAR", 0, 4}, {"STAR", 1, 3}, {"nitrobenzene.mol", 0, 9}, {"bowtie.edges", 0, 6}} {
 		if g := p.Graphs[i]; g.File != tc.file || g.Index != tc.index || g.Nodes != tc.nodes {
 			t.Errorf("graph %d: %s #%d with %d nodes, want %s #%d with %d", i, g.File, g.Index, g.Nodes, tc.file, tc.index, tc.nodes)
+		}
+	}
+	// The TU set's graphs carry their own labels, the single files none.
+	for i, truth := range []string{"a", "b", "", ""} {
+		if p.Graphs[i].Truth != truth {
+			t.Errorf("graph %d: truth %q, want %q (the TU set's label file)", i, p.Graphs[i].Truth, truth)
 		}
 	}
 	for i, wp := range want {

@@ -1,7 +1,11 @@
 // Package pool runs jobs on a small pool of Web Workers from the page.
 //
 // Jobs queue in submission order and go to an idle worker; workers start
-// lazily, up to the pool's size. A job gets progress and partial results,
+// lazily, up to the pool's size. Interactive jobs (loading, drawing,
+// exploring, classifying) overtake queued heavy ones (cross-validation,
+// training), at most size heavy jobs run at once, and while any runs an
+// interactive job may start one worker beyond the size: the page answers
+// while a long computation fills the pool. A job gets progress and partial results,
 // then exactly one of done or fail. Cancel ends a job at once: a queued job is dropped, a
 // running one has its worker terminated and replaced, because a Go WASM
 // worker busy in a loop does not return to the JavaScript event loop, so

@@ -130,12 +130,50 @@ func (p *Pool) Running() int {
 	return n
 }
 
+// interactive are the kinds of job a user waits for with the page in
+// front of them; every other kind (a cross-validation, a training, ...)
+// is heavy.
+var interactive = map[protocol.Kind]bool{
+	protocol.Defaults: true, protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
+	protocol.Inspect: true, protocol.Predict: true,
+}
+
+// heavyRunning counts the workers busy with heavy jobs.
+func (p *Pool) heavyRunning() int {
+	n := 0
+	for _, s := range p.slots {
+		if s.job != nil && !interactive[s.job.req.Kind] {
+			n++
+		}
+	}
+	return n
+}
+
+// next picks the queued job to start: the first interactive one, which
+// overtakes heavy ones, else the first heavy one while fewer than size
+// heavy jobs run; -1 when none may start.
+func (p *Pool) next() int {
+	for i, j := range p.queue {
+		if interactive[j.req.Kind] {
+			return i
+		}
+	}
+	if len(p.queue) > 0 && p.heavyRunning() < p.size {
+		return 0
+	}
+	return -1
+}
+
 // dispatch starts queued jobs on idle workers, spawning workers as needed.
 // It returns the handler calls to make once the lock is released.
 func (p *Pool) dispatch() []func() {
 	var calls []func()
 	for len(p.queue) > 0 {
-		s, err := p.idle()
+		i := p.next()
+		if i < 0 {
+			return calls
+		}
+		s, err := p.idle(interactive[p.queue[i].req.Kind])
 		if err != nil && len(p.slots) == 0 {
 			// No worker can start at all: fail what waits rather than hang.
 			for _, j := range p.queue {
@@ -147,8 +185,8 @@ func (p *Pool) dispatch() []func() {
 		if s == nil {
 			return calls
 		}
-		j := p.queue[0]
-		p.queue = p.queue[1:]
+		j := p.queue[i]
+		p.queue = append(p.queue[:i:i], p.queue[i+1:]...)
 		req := j.req
 		if req.Dataset != "" && s.dataset != req.Dataset {
 			files, ok := p.datasets[req.Dataset]
@@ -171,14 +209,21 @@ func (p *Pool) dispatch() []func() {
 	return calls
 }
 
-// idle returns an idle worker, starting one if the pool has room.
-func (p *Pool) idle() (*slot, error) {
+// idle returns an idle worker, starting one if the pool has room. While
+// heavy jobs run, an interactive job may start one worker beyond the
+// pool's size, so that Explore and Classify answer while a
+// cross-validation fills the pool.
+func (p *Pool) idle(interactive bool) (*slot, error) {
 	for _, s := range p.slots {
 		if s.job == nil {
 			return s, nil
 		}
 	}
-	if len(p.slots) >= p.size {
+	room := p.size
+	if interactive && p.heavyRunning() > 0 {
+		room++
+	}
+	if len(p.slots) >= room {
 		return nil, nil
 	}
 	s := &slot{}

@@ -209,7 +209,9 @@ func TestPartialBeforeDone(t *testing.T) {
 	var l log
 	p := New(1, f.spawn)
 	p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("cv"))
-	p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("next"))
+	// Heavy too, so that it waits for the one worker (an interactive job
+	// would start a worker of its own).
+	p.Submit(protocol.Request{Kind: protocol.Train}, l.handler("next"))
 	fold := func(i int) protocol.Response {
 		return protocol.Response{Event: protocol.Partial, Fold: &eval.Fold{Index: i}}
 	}
@@ -227,5 +229,41 @@ func TestPartialBeforeDone(t *testing.T) {
 	want := []string{"cv progress folds 0/2", "cv partial fold 0", "cv partial fold 0", "cv partial fold 2", "cv done", "next done"}
 	if strings.Join(l, "|") != strings.Join(want, "|") {
 		t.Fatalf("events %q, want %q", l, want)
+	}
+}
+
+// TestInteractiveWhileHeavy: a CV and a training fill a pool of 2 (the
+// training waits); an Explore submitted after them overtakes the waiting
+// training on a third worker, and the training then takes the first
+// worker that frees.
+func TestInteractiveWhileHeavy(t *testing.T) {
+	var f fakeSpawner
+	var l log
+	p := New(2, f.spawn)
+	p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("cv1"))
+	p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("cv2"))
+	train := p.Submit(protocol.Request{Kind: protocol.Train}, l.handler("train"))
+	if len(f.conns) != 2 {
+		t.Fatalf("%d workers for 2 heavy jobs, want 2", len(f.conns))
+	}
+	explore := p.Submit(protocol.Request{Kind: protocol.Explore}, l.handler("explore"))
+	if len(f.conns) != 3 || len(f.conns[2].sent) != 1 || f.conns[2].sent[0].ID != explore {
+		t.Fatalf("the explore job did not start at once on a worker of its own (%d workers)", len(f.conns))
+	}
+	f.conns[2].answer(t, protocol.Response{Event: protocol.Done})
+	if len(f.conns[2].sent) != 1 {
+		t.Fatal("a third heavy job ran while two did")
+	}
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	if len(f.conns) != 3 || len(f.conns[0].sent) != 2 || f.conns[0].sent[1].ID != train {
+		t.Fatal("the training did not start when a heavy job ended")
+	}
+	// With only interactive jobs, the pool keeps to its size.
+	q := New(2, (&fakeSpawner{}).spawn)
+	for range 3 {
+		q.Submit(protocol.Request{Kind: protocol.Explore}, Handler{})
+	}
+	if n := len(q.slots); n != 2 {
+		t.Errorf("%d workers for interactive jobs only, want 2", n)
 	}
 }

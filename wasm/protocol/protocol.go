@@ -32,6 +32,8 @@ const (
 	Inspect Kind = "inspect"
 	// Predict classifies the graphs of Request.Inputs with Request.Model.
 	Predict Kind = "predict"
+	// Compare runs methods of the baseline comparison (Request.Compare).
+	Compare Kind = "compare"
 )
 
 // Event says what a Response reports.
@@ -70,6 +72,8 @@ type Request struct {
 	Training   *Training  `json:"training,omitempty"`
 	Inputs     []File     `json:"inputs,omitempty"` // graph files to classify
 	Model      []byte     `json:"-"`                // a model's JSON; travels as a blob
+
+	Compare *CompareJob `json:"compare,omitempty"` // Compare
 }
 
 // Training is a WKPI-SVM setting and the cross-validation to run; it
@@ -84,6 +88,21 @@ type Training struct {
 	Folds      int     `json:"folds"`
 	Seed       int64   `json:"seed"`
 	Only       []int   `json:"only,omitempty"` // folds to run; all when empty
+
+	// The rest mirrors the CLI's flags; zero keeps the default.
+	Channels   string  `json:"channels,omitempty"` // comma-separated, e.g. "ord0+ext0,rel1+ext1"
+	Rows       int     `json:"rows,omitempty"`     // image rows
+	Tau        float64 `json:"tau,omitempty"`      // image Gaussian width; 0 fits one
+	Iterations int     `json:"iterations,omitempty"`
+	// Prior and Contrast weigh the learning's extra terms; nil keeps the
+	// default, 0 gives the paper's objective.
+	Prior    *float64 `json:"prior,omitempty"`
+	Contrast *float64 `json:"contrast,omitempty"`
+	// Grid "paper" searches eval.PaperGrid in every outer fold: by nested
+	// CV with Inner folds, or (Select "cost") by the smallest training cost.
+	Grid   string `json:"grid,omitempty"`
+	Select string `json:"select,omitempty"`
+	Inner  int    `json:"inner,omitempty"`
 }
 
 // Response is one message from a worker about job ID.
@@ -99,10 +118,13 @@ type Response struct {
 	Drawing  *Drawing   `json:"drawing,omitempty"`
 	Explored *Explored  `json:"explored,omitempty"`
 	Training *Training  `json:"training,omitempty"` // Defaults
+	Paper    *Training  `json:"paper,omitempty"`    // Defaults: the paper's settings
 	CV       *CVPart    `json:"cv,omitempty"`
 	Fold     *eval.Fold `json:"fold,omitempty"` // Partial
 	Info     *Info      `json:"info,omitempty"` // Train, Inspect and Predict
 	Graphs   []Graph    `json:"graphs,omitempty"`
+	// Compared holds a Compare job's methods.
+	Compared []CompareMethod `json:"compared,omitempty"`
 	// Model is a trained model's JSON (Train); it travels as a blob.
 	Model []byte `json:"-"`
 
@@ -197,6 +219,15 @@ type Info struct {
 	Grid       Grid      `json:"grid"`
 	Cost       []float64 `json:"cost"` // the learning's cost curve
 	Support    int       `json:"support"`
+	// Converged says whether the learning stopped on its tolerance (not
+	// on its iteration cap) after Iterations steps.
+	Converged  bool `json:"converged"`
+	Iterations int  `json:"iterations"`
+	// Centres are the (birth, persistence) centres of the learned
+	// mixture's Gaussians; a Train response adds Before, those of the
+	// initial mixture.
+	Centres [][2]float64 `json:"centres,omitempty"`
+	Before  [][2]float64 `json:"before,omitempty"`
 }
 
 // Graph is the prediction for one input graph; Points are its diagram
@@ -209,6 +240,9 @@ type Graph struct {
 	Label    string       `json:"label"`
 	Decision []float64    `json:"decision"`
 	Points   [][2]float64 `json:"points"`
+	// Truth is the graph's own class label when its file has one (a TU
+	// set), so the page can score the model on it; "" otherwise.
+	Truth string `json:"truth,omitempty"`
 }
 
 // Envelope is the form of a message on postMessage: a JSON header and
@@ -345,4 +379,36 @@ func BytesFloat64(b []byte) ([]float64, error) {
 		f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
 	return f, nil
+}
+
+// CompareJob is a Compare job: the methods to run (core/compare names) on
+// the held dataset's features under Descriptor, all on the same Folds
+// split with Seed. With Pair set nothing runs: the worker pairs those
+// finished methods with WKPI's folds (Paired) and returns them.
+type CompareJob struct {
+	Descriptor string          `json:"descriptor"`
+	Methods    []string        `json:"methods"`
+	Folds      int             `json:"folds"`
+	Seed       int64           `json:"seed"`
+	Pair       []CompareMethod `json:"pair,omitempty"`
+}
+
+// CompareMethod mirrors core/compare.Method (the JSON of `wkpi compare`)
+// without importing it, so the page does not link the kernels.
+type CompareMethod struct {
+	Name     string         `json:"name"`
+	Accuracy float64        `json:"accuracy_mean"`
+	Std      float64        `json:"accuracy_std"`
+	Folds    []float64      `json:"folds"`
+	Seconds  float64        `json:"seconds"`
+	Chosen   []string       `json:"chosen,omitempty"`
+	Paired   *ComparePaired `json:"paired,omitempty"`
+}
+
+// ComparePaired mirrors core/compare.Paired: fold differences against
+// WKPI and the two tests' p-values.
+type ComparePaired struct {
+	Differences []float64 `json:"differences"`
+	WilcoxonP   float64   `json:"wilcoxon_p"`
+	TP          float64   `json:"t_p"`
 }

@@ -185,3 +185,35 @@ func TestPartialRoundTrip(t *testing.T) {
 		t.Error("a progress message names a fold")
 	}
 }
+
+// TestTrainingSettingsRoundTrip: every setting of the Train form crosses
+// postMessage; a prior or contrast of 0 (the paper's objective) stays 0
+// and is not taken for "unset"; Info's centres and stop, and a
+// prediction's own label, travel too.
+func TestTrainingSettingsRoundTrip(t *testing.T) {
+	zero, mu := 0.0, 0.03
+	tr := Training{Descriptor: "jaccard", Init: "kmeans", M: 4, Sigma: 0.1, C: 10, Folds: 5, Seed: 2,
+		Channels: "ord0+ext0+rel1+ext1", Rows: 20, Tau: 0.05, Iterations: 100, Prior: &zero, Contrast: &mu,
+		Grid: "paper", Select: "cost", Inner: 3}
+	e, err := Request{ID: 1, Kind: CrossValidate, Training: &tr}.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeRequest(e)
+	if err != nil || !reflect.DeepEqual(*got.Training, tr) || got.Training.Prior == nil {
+		t.Fatalf("training %+v (%v), want %+v", got.Training, err, tr)
+	}
+	unset, _ := Request{Training: &Training{}}.Envelope()
+	if back, _ := DecodeRequest(unset); back.Training.Prior != nil || back.Training.Contrast != nil {
+		t.Error("an unset prior came back set")
+	}
+	resp := Response{ID: 2, Event: Done, Info: &Info{Converged: true, Iterations: 12, Centres: [][2]float64{{1, 2}}, Before: [][2]float64{{3, 4}}},
+		Graphs: []Graph{{File: "T", Label: "1", Truth: "-1"}}}
+	re, err := resp.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := DecodeResponse(re); err != nil || !reflect.DeepEqual(back.Info, resp.Info) || back.Graphs[0].Truth != "-1" {
+		t.Errorf("response %+v (%v)", back, err)
+	}
+}

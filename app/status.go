@@ -1,0 +1,69 @@
+package app
+
+import (
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/protocol"
+)
+
+// kindWords says in a user's words what a job of each kind does.
+var kindWords = map[protocol.Kind]string{
+	protocol.Defaults:      "starting the computing workers",
+	protocol.Load:          "reading the dataset",
+	protocol.Draw:          "drawing a graph",
+	protocol.Explore:       "computing persistence diagrams",
+	protocol.CrossValidate: "cross-validating",
+	protocol.Train:         "training the final model",
+	protocol.Inspect:       "checking a model",
+	protocol.Predict:       "classifying graphs",
+}
+
+// busy describes the jobs under way, e.g. "Working in the background:
+// cross-validating (2 parts), training the final model."
+func (r *Root) busy() string {
+	var parts []string
+	for kind, n := range r.kinds {
+		w, ok := kindWords[kind]
+		if !ok {
+			w = "computing"
+		}
+		if n > 1 {
+			w += fmt.Sprintf(" (%d parts)", n)
+		}
+		parts = append(parts, w)
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		return "Working in the background…"
+	}
+	return "Working in the background: " + strings.Join(parts, ", ") + "."
+}
+
+// scroller is a box that scrolls sideways when its content (a table) is
+// wider than a small screen; it takes the keyboard focus, so that keys
+// can scroll it too.
+func scroller(label string) app.HTMLDiv {
+	return app.Div().Class("scroll").TabIndex(0).Attr("role", "region").Aria("label", label)
+}
+
+// staticTabs writes the tab bar as HTML for the prerendered page, with
+// tab current selected.
+func staticTabs(current string) string {
+	var b strings.Builder
+	b.WriteString(`<nav aria-label="Sections"><div class="tabs" role="tablist" aria-label="Sections">`)
+	for _, t := range tabs {
+		selected, index := "false", "-1"
+		if t[0] == current {
+			selected, index = "true", "0"
+		}
+		fmt.Fprintf(&b, `<button id="tab-%s" class="tab" role="tab" aria-selected="%s" aria-controls="panel" tabindex="%s">%s</button>`,
+			t[0], selected, index, html.EscapeString(t[1]))
+	}
+	b.WriteString(`</div></nav>`)
+	return b.String()
+}

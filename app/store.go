@@ -1,0 +1,203 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/wasm/pool"
+	"wkpi-web/wasm/protocol"
+)
+
+// Keys of the page's state kept with Backend.Put across visits.
+const (
+	keyModels  = "models" // JSON []savedModel
+	keyCurrent = "current-model"
+	keyResults = "results" // JSON savedRun: the last CV's tables and plots
+	keyLegacy  = "model"   // one model's JSON, as earlier versions kept it
+)
+
+// savedModel is a model as kept across visits: its name, its JSON and
+// what the page knows of it besides (the CV accuracy, the settings).
+type savedModel struct {
+	Name     string             `json:"name"`
+	Data     []byte             `json:"data"`
+	Accuracy float64            `json:"accuracy"` // mean CV accuracy; 0 when unknown
+	Settings *protocol.Training `json:"settings,omitempty"`
+}
+
+// savedRun is the last cross-validation's results, for the Train tab of
+// the next visit; they show again once the same dataset is loaded.
+type savedRun struct {
+	Key     string            `json:"key"`
+	Used    protocol.Training `json:"used"`
+	Folds   []eval.Fold       `json:"folds"`
+	Report  *eval.Report      `json:"report"`
+	Info    *protocol.Info    `json:"info"`
+	Before  []float64         `json:"before"`
+	After   []float64         `json:"after"`
+	Seconds float64           `json:"seconds"`
+}
+
+// model finds a kept model by name.
+func (r *Root) findModel(name string) *trained {
+	for _, m := range r.models {
+		if m.name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// uniqueName is base, or base (2), (3), ... if a model has that name.
+func (r *Root) uniqueName(base string) string {
+	name := base
+	for i := 2; r.findModel(name) != nil; i++ {
+		name = fmt.Sprintf("%s (%d)", base, i)
+	}
+	return name
+}
+
+// keepModel adds m to the kept models, replacing one of the same name,
+// makes it current and saves the list.
+func (r *Root) keepModel(m *trained) {
+	m.url = r.Backend.ObjectURL(m.data, "application/json")
+	if old := r.findModel(m.name); old != nil {
+		r.Backend.RevokeURL(old.url)
+		r.models[slices.Index(r.models, old)] = m
+	} else {
+		r.models = append(r.models, m)
+	}
+	r.useModel(m)
+	r.saveModels()
+}
+
+// useModel makes m the model Classify uses.
+func (r *Root) useModel(m *trained) {
+	if r.model != m {
+		r.graphs, r.classErr = nil, ""
+	}
+	r.model = m
+	r.Backend.Put(keyCurrent, []byte(m.name))
+}
+
+// deleteModel forgets the model named name.
+func (r *Root) deleteModel(name string) {
+	m := r.findModel(name)
+	if m == nil {
+		return
+	}
+	r.Backend.RevokeURL(m.url)
+	r.models = slices.DeleteFunc(r.models, func(t *trained) bool { return t == m })
+	if r.model == m {
+		r.model, r.graphs = nil, nil
+		if len(r.models) > 0 {
+			r.useModel(r.models[len(r.models)-1])
+		}
+	}
+	r.saveModels()
+}
+
+func (r *Root) saveModels() {
+	list := make([]savedModel, len(r.models))
+	for i, m := range r.models {
+		list[i] = savedModel{Name: m.name, Data: m.data, Accuracy: m.accuracy, Settings: m.settings}
+	}
+	data, err := json.Marshal(list)
+	if err == nil {
+		r.Backend.Put(keyModels, data)
+	}
+}
+
+// restoreModels loads the models of earlier visits, each checked by a
+// worker, and the current one's name; a model kept by an earlier version
+// of the page (one, unnamed) joins them.
+func (r *Root) restoreModels(ctx app.Context) {
+	r.Backend.Get(keyModels, func(data []byte) {
+		var list []savedModel
+		if data != nil && json.Unmarshal(data, &list) != nil {
+			list = nil // unreadable: start afresh rather than fail
+		}
+		r.Backend.Get(keyCurrent, func(current []byte) {
+			r.Backend.Get(keyLegacy, func(legacy []byte) {
+				if len(list) == 0 && legacy != nil {
+					list = []savedModel{{Data: legacy}}
+				}
+				ctx.Dispatch(func(ctx app.Context) {
+					for _, s := range list {
+						r.restoreModel(ctx, s, string(current))
+					}
+				})
+			})
+		})
+	})
+}
+
+// restoreModel has a worker check a saved model and keeps it.
+func (r *Root) restoreModel(ctx app.Context, s savedModel, current string) {
+	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: s.Data}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				name := s.Name
+				if name == "" {
+					name = r.uniqueName(resp.Info.Dataset)
+				}
+				if r.findModel(name) != nil {
+					return // trained in this visit meanwhile
+				}
+				m := &trained{name: name, data: s.Data, info: resp.Info, after: resp.Arrays["after"], accuracy: s.Accuracy, settings: s.Settings,
+					url: r.Backend.ObjectURL(s.Data, "application/json")}
+				r.models = append(r.models, m)
+				if r.model == nil || name == current {
+					r.model = m
+				}
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				r.modelErr = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
+			})
+		},
+	})
+}
+
+// saveRun keeps the finished run c for the next visit.
+func (r *Root) saveRun(c *cvRun) {
+	if c.report == nil || c.info == nil {
+		return
+	}
+	run := &savedRun{Key: r.key, Used: c.used, Folds: c.folds, Report: c.report, Info: c.info,
+		Before: c.before, After: c.after, Seconds: c.seconds}
+	r.lastRun = run
+	data, err := json.Marshal(run)
+	if err == nil {
+		r.Backend.Put(keyResults, data)
+	}
+}
+
+// restoreRun reads the last run of an earlier visit; load shows it once
+// its dataset is loaded.
+func (r *Root) restoreRun() {
+	r.Backend.Get(keyResults, func(data []byte) {
+		var s savedRun
+		if data == nil || json.Unmarshal(data, &s) != nil || s.Report == nil {
+			return
+		}
+		r.ctx.Dispatch(func(app.Context) {
+			r.lastRun = &s
+			if r.cv == nil && r.key == s.Key {
+				r.cv = s.run()
+			}
+		})
+	})
+}
+
+// run rebuilds the finished cvRun that s saved.
+func (s *savedRun) run() *cvRun {
+	return &cvRun{jobs: map[int64]bool{}, modelDone: true, units: len(s.Folds) + 1, used: s.Used,
+		folds: s.Folds, report: s.Report, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
+		tally: Tally{Done: len(s.Folds), Total: len(s.Folds)}, restored: true}
+}

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"wkpi-web/core/model"
+	"wkpi-web/core/tu"
+)
+
+// The bundled model is written by `make edge`; the token is the test's.
+const (
+	bundledModel = "model.json"
+	testToken    = "test-token-8c1f"
+)
+
+// readBundled returns the model that `make edge` embeds, in gob form.
+func readBundled(t *testing.T) []byte {
+	t.Helper()
+	f, err := os.Open(bundledModel)
+	if err != nil {
+		t.Fatalf("no bundled model: run make edge first (%v)", err)
+	}
+	defer f.Close()
+	m, err := model.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := encodeModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestModelForm checks that the Worker's gob form gives back the model of
+// the JSON file, field for field.
+func TestModelForm(t *testing.T) {
+	f, err := os.Open(bundledModel)
+	if err != nil {
+		t.Fatalf("no bundled model: run make edge first (%v)", err)
+	}
+	defer f.Close()
+	want, err := model.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeModel(readBundled(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the gob form differs from the JSON model")
+	}
+}
+
+// memStore is a Store in memory, standing in for KV in native tests.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (s *memStore) Get(_ context.Context, name string) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.m[name]
+	return b, ok, nil
+}
+
+func (s *memStore) Put(_ context.Context, name string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[name] = data
+	return nil
+}
+
+// badCase is one request that must get a JSON error with a 4xx status.
+type badCase struct {
+	name, method, path, ctype, auth, body string
+	status                                int
+	want                                  string // in the error message
+}
+
+// badCases are the bad inputs of the issue, run natively and under wrangler.
+func badCases() []badCase {
+	bigJSON := `{"nodes": 5000, "edges": [[0, 1]]}`
+	var long strings.Builder
+	for i := range maxNodes {
+		fmt.Fprintf(&long, "%d %d\n", i, i+1)
+	}
+	return []badCase{
+		{"body over the cap", "POST", "/api/predict?format=edgelist", "", "", strings.Repeat("0 1\n", maxGraphBytes/4+1), 413, "body over"},
+		{"malformed edge list", "POST", "/api/predict?format=edgelist", "", "", "0 1\n1 2 a b\n", 400, "body.txt line 2"},
+		{"malformed molfile from the content type", "POST", "/api/predict", "chemical/x-mdl-molfile", "", "m\n\n\n  2  1  0  0  0  0            999 V2000\n", 400, "body.mol line"},
+		{"malformed JSON", "POST", "/api/predict?format=json", "", "", `{"nodes": 3, "edges": [[0, 1], [1, 7]]}`, 400, "body.json"},
+		{"unknown format", "POST", "/api/predict?format=png", "", "", "0 1\n", 400, "unknown format"},
+		{"bare node count over the cap", "POST", "/api/predict?format=json", "", "", bigJSON, 422, "5000 nodes"},
+		{"edge list over the node cap", "POST", "/api/predict?format=edgelist", "", "", long.String(), 422, "1001 nodes"},
+		{"unknown model", "POST", "/api/predict?model=nope", "", "", "0 1\n", 404, `no model "nope"`},
+		{"model name with a slash", "POST", "/api/predict?model=a/b", "", "", "0 1\n", 400, "model name"},
+		{"predict by GET", "GET", "/api/predict", "", "", "", 405, "use POST"},
+		{"unknown endpoint", "GET", "/api/nothing", "", "", "", 404, "no such endpoint"},
+		{"store without a token", "PUT", "/api/models/m", "", "", "{}", 401, "bearer token"},
+		{"store with a wrong token", "PUT", "/api/models/m", "", "Bearer wrong", "{}", 401, "bearer token"},
+		{"store a file that is no model", "PUT", "/api/models/m", "", "Bearer " + testToken, `{"format": "x"}`, 400, "model"},
+		{"store over the name rules", "PUT", "/api/models/..%2Fx%20y", "", "Bearer " + testToken, "{}", 400, "model name"},
+	}
+}
+
+// checkBad sends one bad case to base and checks status and message.
+func checkBad(t *testing.T, base string, c badCase) {
+	t.Helper()
+	req, err := http.NewRequest(c.method, base+c.path, strings.NewReader(c.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ctype != "" {
+		req.Header.Set("Content-Type", c.ctype)
+	}
+	if c.auth != "" {
+		req.Header.Set("Authorization", c.auth)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var e struct{ Error string }
+	b, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(b, &e); err != nil || e.Error == "" {
+		t.Fatalf("status %d, body %q is not a JSON error (%v)", res.StatusCode, b, err)
+	}
+	if res.StatusCode != c.status || !strings.Contains(e.Error, c.want) {
+		t.Errorf("status %d %q, want %d with %q", res.StatusCode, e.Error, c.status, c.want)
+	}
+}
+
+// predictResponse is the JSON of POST /api/predict.
+type predictResponse struct {
+	Predictions []prediction `json:"predictions"`
+	Model       modelInfo    `json:"model"`
+}
+
+// post sends body to path and decodes a 200 answer.
+func post(t *testing.T, base, method, path, auth string, body []byte, v any) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: status %d: %s", method, path, res.StatusCode, b)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s %s: %v in %s", method, path, err, b)
+	}
+}
+
+// graphsJSON writes the first n graphs of a TU dataset in the JSON graph
+// format, nodes in the same order, so the API sees the graphs wkpi reads.
+func graphsJSON(t *testing.T, dir string, n int) []byte {
+	t.Helper()
+	ds, err := tu.Read(dir)
+	if err != nil {
+		t.Fatalf("%v (run make data)", err)
+	}
+	type obj struct {
+		Nodes      any       `json:"nodes"`
+		Edges      [][2]int  `json:"edges"`
+		EdgeLabels []string  `json:"edge_labels,omitempty"`
+		NodeValues []float64 `json:"node_values,omitempty"`
+	}
+	var objs []obj
+	for _, g := range ds.Graphs[:n] {
+		o := obj{Nodes: g.N, EdgeLabels: g.EdgeLabels, NodeValues: g.NodeValues}
+		if g.NodeLabels != nil {
+			o.Nodes = g.NodeLabels
+		}
+		for _, e := range g.Edges {
+			o.Edges = append(o.Edges, [2]int{e.U, e.V})
+		}
+		objs = append(objs, o)
+	}
+	b, err := json.Marshal(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// cliPredictions runs `wkpi predict -json` (the oracle) on files.
+func cliPredictions(t *testing.T, modelFile string, files ...string) []prediction {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"run", "../wkpi", "predict", "-json", "-model", modelFile}, files...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("wkpi predict: %v\n%s", err, stderr.Bytes())
+	}
+	var preds []prediction
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p prediction
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		preds = append(preds, p)
+	}
+	return preds
+}
+
+// samePredictions compares classes, point counts and decision values. The
+// Worker runs wasm, whose math.Exp is plain Go where amd64 uses assembly,
+// so decisions may differ in the last bits.
+func samePredictions(t *testing.T, got, want []prediction) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d predictions, wkpi predict gives %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.Class != w.Class || g.Points != w.Points || len(g.Decision) != len(w.Decision) {
+			t.Errorf("graph %d: got %+v, wkpi predict %+v", i, g, w)
+			continue
+		}
+		for k := range g.Decision {
+			if d := g.Decision[k] - w.Decision[k]; d > 1e-9 || d < -1e-9 {
+				t.Errorf("graph %d decision %d: got %.17g, wkpi predict %.17g", i, k, g.Decision[k], w.Decision[k])
+			}
+		}
+	}
+}
+
+// TestAPI runs the API natively; TestWrangler runs the same checks under
+// Cloudflare's runtime.
+func TestAPI(t *testing.T) {
+	api := &API{Version: "v-test", Bundled: readBundled(t), Models: &memStore{m: map[string][]byte{}}, Token: testToken}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	checkAPI(t, srv.URL)
+}
+
+// checkAPI is every API check of the issue against a running server.
+func checkAPI(t *testing.T, base string) {
+	t.Run("health", func(t *testing.T) {
+		var h struct {
+			OK      bool   `json:"ok"`
+			Version string `json:"version"`
+		}
+		res, err := http.Get(base + "/api/health")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if err := json.NewDecoder(res.Body).Decode(&h); err != nil || !h.OK || h.Version == "" {
+			t.Errorf("health: %+v, %v", h, err)
+		}
+	})
+	want := cliPredictions(t, bundledModel, "../../data/MUTAG", "../../core/graphfile/testdata/two.sdf")
+	t.Run("20 MUTAG graphs as wkpi predict", func(t *testing.T) {
+		var got predictResponse
+		post(t, base, "POST", "/api/predict?format=json", "", graphsJSON(t, "../../data/MUTAG", 20), &got)
+		samePredictions(t, got.Predictions, want[:20])
+		if got.Model.Dataset != "MUTAG" || got.Model.Name != bundledName {
+			t.Errorf("model %+v", got.Model)
+		}
+	})
+	t.Run("an SDF file gives one prediction per record", func(t *testing.T) {
+		sdf, err := os.ReadFile("../../core/graphfile/testdata/two.sdf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got predictResponse
+		post(t, base, "POST", "/api/predict?format=sdf", "", sdf, &got)
+		samePredictions(t, got.Predictions, want[len(want)-2:])
+	})
+	t.Run("a model stored in KV is used", func(t *testing.T) {
+		other := trainPTC(t)
+		b, err := os.ReadFile(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stored struct{ Stored, Dataset string }
+		post(t, base, "PUT", "/api/models/ptc", "Bearer "+testToken, b, &stored)
+		if stored.Stored != "ptc" || stored.Dataset != "PTC_MR" {
+			t.Errorf("stored %+v", stored)
+		}
+		var got predictResponse
+		post(t, base, "POST", "/api/predict?format=json&model=ptc", "", graphsJSON(t, "../../data/MUTAG", 20), &got)
+		if got.Model.Dataset != "PTC_MR" || got.Model.Name != "ptc" {
+			t.Errorf("model %+v", got.Model)
+		}
+		samePredictions(t, got.Predictions, cliPredictions(t, other, "../../data/MUTAG")[:20])
+	})
+	for _, c := range badCases() {
+		t.Run(c.name, func(t *testing.T) { checkBad(t, base, c) })
+	}
+}
+
+var ptc struct {
+	once sync.Once
+	file string
+	err  error
+}
+
+// trainPTC trains a second model (PTC_MR, defaults) once per test binary.
+func trainPTC(t *testing.T) string {
+	t.Helper()
+	ptc.once.Do(func() {
+		dir, err := os.MkdirTemp("", "edge-ptc")
+		if err != nil {
+			ptc.err = err
+			return
+		}
+		ptc.file = dir + "/ptc.json"
+		out, err := exec.Command("go", "run", "../wkpi", "train", "-data", "../../data/PTC_MR", "-out", ptc.file).CombinedOutput()
+		if err != nil {
+			ptc.err = fmt.Errorf("wkpi train: %v\n%s", err, out)
+		}
+	})
+	if ptc.err != nil {
+		t.Fatal(ptc.err)
+	}
+	return ptc.file
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"wkpi-web/core/compare"
+	"wkpi-web/core/features"
+	"wkpi-web/core/tu"
+)
+
+// TestBrowserCompare: the Compare tab on MUTAG. A run with every method
+// shows progress and stops on Cancel; a run of WKPI, WL and PI-linear (and
+// majority, which always runs) fills the table and the chart with the
+// accuracies core/compare gives natively on the same folds (the Train
+// tab's defaults: Ricci, 10 folds, seed 1), and the paired tests against
+// WKPI.
+func TestBrowserCompare(t *testing.T) {
+	ctx, cancel := browser(t)
+	defer cancel()
+	srv := httptest.NewServer(Handler(site))
+	defer srv.Close()
+
+	step(t, ctx, "load MUTAG and open the Compare tab",
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		chromedp.WaitEnabled(chromedp.CSS("#demo-MUTAG")),
+		chromedp.Click(chromedp.CSS("#demo-MUTAG")),
+		textContains("#summary-graphs", "188 graphs"),
+		chromedp.Click(chromedp.CSS("#tab-compare")),
+		chromedp.WaitEnabled(chromedp.CSS("#compare-run")),
+	)
+	step(t, ctx, "a run of every method shows progress and stops on Cancel",
+		chromedp.Click(chromedp.CSS("#compare-run")),
+		chromedp.WaitVisible(chromedp.CSS("#compare-progress")),
+		chromedp.Click(chromedp.CSS("#compare-cancel")),
+		textContains("#compare-error", "Canceled."),
+		chromedp.WaitNotPresent(chromedp.CSS("#compare-progress")),
+		chromedp.WaitEnabled(chromedp.CSS("#compare-run")),
+	)
+	keep := map[string]bool{compare.WKPI: true, compare.WL: true, compare.PILinear: true, compare.Majority: true}
+	var untick []chromedp.Action[chromedp.Void]
+	for _, m := range compare.Names() {
+		if !keep[m] {
+			untick = append(untick, chromedp.Click(chromedp.CSS(`[id="method-`+m+`"]`)))
+		}
+	}
+	step(t, ctx, "untick all but WKPI, WL and PI-linear", untick...)
+	stepWithin(t, ctx, 4*time.Minute, "run WKPI, WL, PI-linear and majority: table, tests and chart",
+		chromedp.Click(chromedp.CSS("#compare-run")),
+		until(`document.querySelectorAll("#compare-table tbody tr").length === 4 && !document.querySelector("#compare-progress") &&
+			document.querySelector("#compare-table").dataset.paired === "true"`),
+		chromedp.WaitVisible(chromedp.CSS("#compare-chart rect.bar")),
+		chromedp.WaitVisible(chromedp.CSS("#majority-line")),
+		screenshot("compare"),
+	)
+	got := value[map[string]float64](t, ctx, `Object.fromEntries([...document.querySelectorAll("#compare-table tbody tr")].map(r =>
+		[r.dataset.method, Number(r.querySelector(".accuracy").dataset.value)]))`)
+	checkAxe(t, ctx, "compare")
+	step(t, ctx, "narrow the window to 390 px", chromedp.EmulateViewport(390, 844), chromedp.Sleep(300*time.Millisecond))
+	if scrolls, wide := overflow(t, ctx); scrolls || len(wide) > 0 {
+		t.Errorf("390 px, Compare tab: page scrolls sideways %v; too wide: %v", scrolls, wide)
+	}
+	line := value[float64](t, ctx, `Number(document.querySelector("#majority-line").dataset.value)`)
+	wilcoxon := value[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#compare-table tbody tr")].map(r =>
+		[r.dataset.method, r.cells[3].textContent]))`)
+
+	ds, err := tu.ReadDir("../../data/MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.Compute(context.Background(), ds, features.Default("ricci"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := compare.NewData(ds, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := compare.Run(context.Background(), d, []string{compare.WKPI, compare.PILinear, compare.WL, compare.Majority}, compare.DefaultOptions(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 {
+		t.Fatalf("table rows %v, want WKPI, PI-linear, WL and majority", got)
+	}
+	for _, m := range want.Methods {
+		if math.Abs(got[m.Name]-m.Accuracy) > 1e-12 {
+			t.Errorf("%s: page %v, core/compare %v", m.Name, got[m.Name], m.Accuracy)
+		}
+		if p := m.Paired; p != nil && wilcoxon[m.Name] != fmt.Sprintf("%.3f", p.WilcoxonP) {
+			t.Errorf("%s: Wilcoxon p %q on the page, core/compare %.3f", m.Name, wilcoxon[m.Name], p.WilcoxonP)
+		}
+		if m.Name == compare.Majority && math.Abs(line-m.Accuracy) > 1e-12 {
+			t.Errorf("majority line at %v, majority accuracy %v", line, m.Accuracy)
+		}
+	}
+}

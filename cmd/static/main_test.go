@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+)
+
+// fakeSite writes stand-in wasm binaries and a TU dataset per demo, so
+// that build runs without `make web`.
+func fakeSite(t *testing.T) (wasm, data string) {
+	t.Helper()
+	dir := t.TempDir()
+	wasm, data = filepath.Join(dir, "wasm"), filepath.Join(dir, "data")
+	write := func(p, text string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(wasm, "app.wasm"), strings.Repeat("app wasm ", 1000))
+	write(filepath.Join(wasm, "worker.wasm"), strings.Repeat("worker wasm ", 1000))
+	for _, name := range []string{"MUTAG", "PTC_MR"} {
+		write(filepath.Join(data, name, name+"_A.txt"), "1, 2\n")
+		write(filepath.Join(data, name, name+"_graph_indicator.txt"), "1\n1\n")
+		write(filepath.Join(data, name, name+"_graph_labels.txt"), "1\n")
+	}
+	return wasm, data
+}
+
+func TestBuildDist(t *testing.T) {
+	wasm, data := fakeSite(t)
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := build(options{out: out, wasm: wasm, public: "../../public", data: data, version: "v9", prefix: "/sub", hash: true, brotli: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Every hashed name carries the first 12 hex digits of the SHA-256 of
+	// the file it names.
+	hashedName := regexp.MustCompile(`^(.+)\.([0-9a-f]{12})(\.[a-z]+)$`)
+	found := map[string]string{}
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+			return err
+		}
+		m := hashedName.FindStringSubmatch(filepath.Base(p))
+		if m == nil {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		if hex.EncodeToString(sum[:6]) != m[2] {
+			t.Errorf("%s: hash %s, content hashes to %x", p, m[2], sum[:6])
+		}
+		rel, _ := filepath.Rel(out, p)
+		found[filepath.ToSlash(filepath.Join(filepath.Dir(rel), m[1]+m[3]))] = "/" + filepath.ToSlash(rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, logical := range []string{"web/app.wasm", "web/worker.wasm", "web/worker.js", "web/datasets/MUTAG.zip", "web/datasets/PTC_MR.zip"} {
+		if found[logical] == "" {
+			t.Errorf("no hashed %s in %v", logical, found)
+		}
+		if _, err := os.Stat(filepath.Join(out, logical)); err == nil {
+			t.Errorf("%s is there under its unhashed name too", logical)
+		}
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	worker := read(found["web/worker.js"])
+	if !strings.Contains(worker, `fetch("`+filepath.Base(found["web/worker.wasm"])+`")`) {
+		t.Errorf("worker.js does not fetch the hashed wasm %s:\n%s", found["web/worker.wasm"], worker)
+	}
+	page := read("index.html")
+	for _, want := range []string{
+		`"/web/worker.js":"/sub` + found["web/worker.js"] + `"`,
+		`"/web/datasets/MUTAG.zip":"/sub` + found["web/datasets/MUTAG.zip"] + `"`,
+		`href="/sub/manifest.webmanifest"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(read("app.js"), "/sub"+found["web/app.wasm"]) {
+		t.Errorf("app.js does not load /sub%s", found["web/app.wasm"])
+	}
+	sw := read("app-worker.js")
+	for _, want := range []string{`"app-" + "v9"`, `"/sub/"`, `"/sub` + found["web/worker.wasm"] + `"`} {
+		if !strings.Contains(sw, want) {
+			t.Errorf("app-worker.js lacks %s", want)
+		}
+	}
+	if h := read("_headers"); !strings.Contains(h, found["web/app.wasm"]+"\n  Cache-Control: public, max-age=31536000, immutable") {
+		t.Errorf("_headers:\n%s", h)
+	}
+	// The compressed copies decode to the file.
+	raw := read(found["web/app.wasm"])
+	for ext, open := range map[string]func(io.Reader) (io.Reader, error){
+		".br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+		".gz": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+	} {
+		zr, err := open(bytes.NewReader([]byte(read(found["web/app.wasm"] + ext))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := io.ReadAll(zr); err != nil || string(b) != raw {
+			t.Errorf("%s copy of app.wasm does not decode to it (%v)", ext, err)
+		}
+	}
+}
+
+func TestBuildRejects(t *testing.T) {
+	wasm, data := fakeSite(t)
+	for _, o := range []options{
+		{version: ""},
+		{version: "v", prefix: "sub"},
+		{version: "v", prefix: "/sub/"},
+		{version: "v", brotli: 12},
+		{version: "v", wasm: t.TempDir()}, // no wasm binaries
+	} {
+		o.out, o.public, o.data = filepath.Join(t.TempDir(), "out"), "../../public", data
+		if o.wasm == "" {
+			o.wasm = wasm
+		}
+		if err := build(o); err == nil {
+			t.Errorf("build(%+v) succeeded", o)
+		}
+	}
+}

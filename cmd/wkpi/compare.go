@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"wkpi-web/core/compare"
+	"wkpi-web/core/eval"
+	"wkpi-web/core/features"
+)
+
+// runCompare is `wkpi compare`: every method of the paper's comparison
+// on the same folds (core/compare), a table like the paper's Table 5 and
+// a last line of JSON.
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var lf learnFlags
+	var methods, wkpiGrid *string
+	var folds, inner *int
+	var wlLabels *bool
+	ff, ds, err := parseDataset("compare", args, stderr, func(fs *flag.FlagSet) {
+		lf.register(fs)
+		methods = fs.String("methods", strings.Join(compare.Names(), ","), "comma-separated methods: "+strings.Join(compare.Names(), ", "))
+		folds = fs.Int("folds", 10, "outer cross-validation folds (the same for every method)")
+		inner = fs.Int("inner", compare.DefaultOptions().Inner, "inner folds choosing each method's hyper-parameters")
+		wkpiGrid = fs.String("wkpi-grid", "", "choose WKPI's and altWKPI's m, sigma, C by nested CV over this grid (paper, or m=5;sigma=0.01,0.1;C=1,10,100); default: the fixed -m -sigma -C")
+		wlLabels = fs.Bool("wl-labels", false, "WL starts from the dataset's node labels (default: structure only)")
+	})
+	if err != nil {
+		return err
+	}
+	names := splitList(*methods)
+	if err := compare.Check(names); err != nil {
+		return fmt.Errorf("-methods: %w", err)
+	}
+	o := compare.DefaultOptions()
+	if o.WKPI, err = lf.config(); err != nil {
+		return err
+	}
+	o.Folds, o.Seed, o.Inner, o.WLNodeLabels = *folds, lf.seed, *inner, *wlLabels
+	if *wkpiGrid != "" {
+		g, err := parseGrid(*wkpiGrid)
+		if err != nil {
+			return err
+		}
+		o.WKPIGrid = &g
+	}
+	prog := progressFor(ff.progress, stderr)
+	set, err := features.Compute(ctx, ds, ff.settings(), prog)
+	if err != nil {
+		return err
+	}
+	data, err := compare.NewData(ds, set)
+	if err != nil {
+		return err
+	}
+	res, err := compare.Run(ctx, data, names, o, prog)
+	if err != nil {
+		return err
+	}
+	printComparison(stdout, res, *folds)
+	return json.NewEncoder(stdout).Encode(res)
+}
+
+// printComparison writes the table: accuracy ± std (%), time, and the
+// paired tests against WKPI over the folds.
+func printComparison(w io.Writer, res compare.Result, folds int) {
+	fmt.Fprintf(w, "%s, %d-fold cross-validation, the same folds for every method\n", res.Dataset, folds)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "method\taccuracy %\tseconds\tmean diff vs WKPI\tWilcoxon p\tpaired t p\t")
+	for _, m := range res.Methods {
+		diff, wp, tp := "", "", ""
+		if m.Paired != nil {
+			mean, _ := eval.MeanStd(m.Paired.Differences)
+			diff, wp, tp = fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("%.3f", m.Paired.WilcoxonP), fmt.Sprintf("%.3f", m.Paired.TP)
+		}
+		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%.1f\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, m.Seconds, diff, wp, tp)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/testenv"
+	"wkpi-web/core/tu"
+)
+
+// TestCompareJSON: `wkpi compare` with cheap methods prints the table and
+// a last line of JSON of the issue's shape, in the order asked; majority's
+// folds are the majority-class rates of the test folds, counted here from
+// the stratified folds of the same seed; the others are paired with WKPI
+// only when WKPI runs (here it does not).
+func TestCompareJSON(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	code, stdout, stderr := wkpi(t, "compare", "-data", dir, "-methods", "majority,PI-linear,WL", "-folds", "5", "-seed", "3", "-progress", "off")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	for _, name := range []string{"majority", "PI-linear", "WL"} {
+		if !strings.Contains(stdout, name) {
+			t.Errorf("table lacks %s:\n%s", name, stdout)
+		}
+	}
+	var raw struct {
+		Dataset string                       `json:"dataset"`
+		Methods []map[string]json.RawMessage `json:"methods"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &raw); err != nil {
+		t.Fatalf("last line is not JSON: %v\n%s", err, lines[len(lines)-1])
+	}
+	if raw.Dataset != "MUTAG" || len(raw.Methods) != 3 {
+		t.Fatalf("dataset %q with %d methods, want MUTAG with 3", raw.Dataset, len(raw.Methods))
+	}
+	type method struct {
+		Name  string    `json:"name"`
+		Mean  float64   `json:"accuracy_mean"`
+		Std   float64   `json:"accuracy_std"`
+		Folds []float64 `json:"folds"`
+		Secs  *float64  `json:"seconds"`
+	}
+	ms := make([]method, 3)
+	for i, m := range raw.Methods {
+		for _, key := range []string{"name", "accuracy_mean", "accuracy_std", "folds", "seconds"} {
+			if _, ok := m[key]; !ok {
+				t.Errorf("method %d lacks %q", i, key)
+			}
+		}
+		if _, ok := m["paired"]; ok {
+			t.Errorf("method %d is paired with WKPI, which did not run", i)
+		}
+		b, _ := json.Marshal(m)
+		if err := json.Unmarshal(b, &ms[i]); err != nil {
+			t.Fatal(err)
+		}
+		if ms[i].Secs == nil || len(ms[i].Folds) != 5 {
+			t.Errorf("%s: %d folds, seconds %v", ms[i].Name, len(ms[i].Folds), ms[i].Secs)
+		}
+		if mean, std := eval.MeanStd(ms[i].Folds); math.Abs(mean-ms[i].Mean) > 1e-12 || math.Abs(std-ms[i].Std) > 1e-12 {
+			t.Errorf("%s: mean %g std %g, folds give %g and %g", ms[i].Name, ms[i].Mean, ms[i].Std, mean, std)
+		}
+	}
+	if ms[0].Name != "majority" || ms[1].Name != "PI-linear" || ms[2].Name != "WL" {
+		t.Errorf("methods %s, %s, %s; want the order asked", ms[0].Name, ms[1].Name, ms[2].Name)
+	}
+	ds, err := tu.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folds, _ := eval.StratifiedKFold(ds.Labels, 5, 3)
+	for f := range 5 {
+		count := map[int]int{}
+		n := 0
+		for i, g := range folds {
+			if g == f {
+				count[ds.Labels[i]]++
+				n++
+			}
+		}
+		best := 0
+		for _, c := range count {
+			best = max(best, c)
+		}
+		if want := float64(best) / float64(n); math.Abs(ms[0].Folds[f]-want) > 1e-15 {
+			t.Errorf("majority fold %d: %g, majority rate of the test fold %g", f, ms[0].Folds[f], want)
+		}
+	}
+}
+
+// TestCompareBadMethod: an unknown method ends with exit 1 and one line
+// naming it.
+func TestCompareBadMethod(t *testing.T) {
+	code, _, stderr := wkpi(t, "compare", "-data", testenv.Dataset(t, "MUTAG"), "-methods", "WKPI,GIN")
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `"GIN"`) {
+		t.Errorf("exit %d, stderr %q; want 1 and one line naming GIN", code, stderr)
+	}
+}

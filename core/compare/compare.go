@@ -1,0 +1,185 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/progress"
+)
+
+// Method names, in the order of the paper's tables.
+const (
+	WKPI      = "WKPI"
+	WKPIInit  = "WKPI-init"
+	AltWKPI   = "altWKPI"
+	TrainPWGK = "trainPWGK"
+	PIConst   = "PI-CONST"
+	PIPL      = "PI-PL"
+	PILinear  = "PI-linear"
+	SW        = "SW"
+	PWGK      = "PWGK"
+	PF        = "PF"
+	WL        = "WL"
+	Stats     = "stats"
+	Majority  = "majority"
+)
+
+// Names lists every method.
+func Names() []string {
+	return []string{WKPI, WKPIInit, AltWKPI, TrainPWGK, PIConst, PIPL, PILinear, SW, PWGK, PF, WL, Stats, Majority}
+}
+
+// Options are the protocol and every method's grid.
+type Options struct {
+	Folds int   `json:"folds"` // outer stratified folds, shared by all methods
+	Seed  int64 `json:"seed"`  // splits the outer folds (inner folds: Seed + fold + 1)
+	Inner int   `json:"inner"` // inner folds of the hyper-parameter search
+
+	// WKPI is the WKPI setting (WKPI, WKPI-init; altWKPI with Variant Alt;
+	// trainPWGK's learning options). WKPIGrid, when set, chooses WKPI's
+	// and altWKPI's m, sigma and C by nested CV (eval.WKPI.Nested) instead.
+	WKPI     eval.Config `json:"wkpi"`
+	WKPIGrid *eval.Grid  `json:"wkpi_grid,omitempty"`
+
+	Cs     []float64 `json:"C"`      // SVM C of every other kernel method
+	Scales []float64 `json:"scales"` // RBF bandwidths, times the training median (see rbf)
+
+	SWDirections []int     `json:"sw_directions"`
+	PWGKRhos     []float64 `json:"pwgk_rho"`     // times the dataset's largest persistence
+	PWGKPower    float64   `json:"pwgk_power"`   // p of w_arc = arctan(C pers^p), C = median pers^-p
+	PFBandwidths []float64 `json:"pf_bandwidth"` // times the largest persistence
+	TrainRho     float64   `json:"train_rho"`    // trainPWGK's rho, times the largest persistence
+	WLIterations []int     `json:"wl_iterations"`
+	WLNodeLabels bool      `json:"wl_node_labels"`
+}
+
+// DefaultOptions is the protocol of `wkpi compare`: 10 outer folds, 3
+// inner folds, WKPI at `wkpi eval`'s defaults, and grids small enough
+// for the whole comparison on MUTAG in well under a minute.
+func DefaultOptions() Options {
+	return Options{
+		Folds: 10, Seed: 1, Inner: 3,
+		WKPI:         eval.DefaultConfig(),
+		Cs:           []float64{0.1, 1, 10, 100},
+		Scales:       []float64{0.1, 1, 10},
+		SWDirections: []int{10, 50},
+		PWGKRhos:     []float64{0.05, 0.2},
+		PWGKPower:    5,
+		PFBandwidths: []float64{0.05, 0.2},
+		TrainRho:     0.1,
+		WLIterations: []int{1, 2, 3, 4, 5},
+	}
+}
+
+// Method is one method's cross-validated accuracy on the outer folds.
+type Method struct {
+	Name     string    `json:"name"`
+	Accuracy float64   `json:"accuracy_mean"`
+	Std      float64   `json:"accuracy_std"` // population standard deviation over folds
+	Folds    []float64 `json:"folds"`
+	// Seconds is the method's wall time, its own matrices included
+	// (WKPI and WKPI-init come from one run and both report its time);
+	// the shared diagrams and images are not counted.
+	Seconds float64 `json:"seconds"`
+	// Chosen is the hyper-parameter cell picked in each outer fold.
+	Chosen []string `json:"chosen,omitempty"`
+	// Paired compares the folds with WKPI's (absent for WKPI itself or
+	// when WKPI did not run).
+	Paired *Paired `json:"paired,omitempty"`
+}
+
+// Result is a whole comparison on one dataset.
+type Result struct {
+	Dataset string   `json:"dataset"`
+	Methods []Method `json:"methods"`
+}
+
+// Check validates method names (and rejects repeats).
+func Check(names []string) error {
+	if len(names) == 0 {
+		return fmt.Errorf("compare: no methods")
+	}
+	for i, n := range names {
+		if !slices.Contains(Names(), n) {
+			return fmt.Errorf("compare: unknown method %q (want %s)", n, strings.Join(Names(), ", "))
+		}
+		if slices.Contains(names[:i], n) {
+			return fmt.Errorf("compare: method %q listed twice", n)
+		}
+	}
+	return nil
+}
+
+// Run runs the methods on d, all on the same outer folds, and pairs each
+// with WKPI when WKPI is among them. prog gets stage "methods" after
+// each method, and the methods' own stages in between.
+func Run(ctx context.Context, d *Data, names []string, o Options, prog progress.Func) (Result, error) {
+	if err := Check(names); err != nil {
+		return Result{}, err
+	}
+	res := Result{Dataset: d.Name}
+	for i, n := range names {
+		m, err := RunMethod(ctx, d, n, o, prog)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Methods = append(res.Methods, m)
+		prog.Report("methods", i+1, len(names))
+	}
+	return res, Pair(&res)
+}
+
+// Pair fills every method's paired comparison with WKPI's folds (nothing
+// when WKPI is not in the result).
+func Pair(res *Result) error {
+	i := slices.IndexFunc(res.Methods, func(m Method) bool { return m.Name == WKPI })
+	if i < 0 {
+		return nil
+	}
+	for k := range res.Methods {
+		if k == i {
+			continue
+		}
+		p, err := Compare(res.Methods[k].Folds, res.Methods[i].Folds)
+		if err != nil {
+			return fmt.Errorf("%s against %s: %w", res.Methods[k].Name, WKPI, err)
+		}
+		res.Methods[k].Paired = &p
+	}
+	return nil
+}
+
+// RunMethod runs one method on the outer folds of o.
+func RunMethod(ctx context.Context, d *Data, name string, o Options, prog progress.Func) (Method, error) {
+	start := time.Now()
+	var (
+		folds  []float64
+		chosen []string
+		err    error
+	)
+	secs := -1.0
+	switch name {
+	case WKPI, WKPIInit, AltWKPI:
+		folds, chosen, secs, err = d.runWKPI(ctx, name, o, prog)
+	case Majority:
+		folds, err = d.runMajority(ctx, o, prog)
+	default:
+		var cells []cell
+		if cells, err = d.cells(ctx, name, o, prog); err == nil {
+			folds, chosen, err = d.nested(ctx, cells, o, prog)
+		}
+	}
+	if err != nil {
+		return Method{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if secs < 0 {
+		secs = time.Since(start).Seconds()
+	}
+	m := Method{Name: name, Folds: folds, Chosen: chosen, Seconds: secs}
+	m.Accuracy, m.Std = eval.MeanStd(folds)
+	return m, nil
+}

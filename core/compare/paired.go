@@ -1,0 +1,163 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Paired is a paired comparison of two methods over the same folds.
+type Paired struct {
+	// Differences are this method's fold accuracies minus the
+	// reference's (WKPI), fold by fold.
+	Differences []float64 `json:"differences"`
+	// WilcoxonP is the two-sided p-value of the Wilcoxon signed-rank test
+	// and TP that of the paired t-test; both are 1 when every difference
+	// is 0 (no evidence of a difference; scipy raises or returns NaN).
+	WilcoxonP float64 `json:"wilcoxon_p"`
+	TP        float64 `json:"t_p"`
+}
+
+// Compare pairs a's fold accuracies with b's: differences a - b and the
+// two tests.
+func Compare(a, b []float64) (Paired, error) {
+	if len(a) != len(b) {
+		return Paired{}, fmt.Errorf("compare: %d folds against %d", len(a), len(b))
+	}
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	return Paired{Differences: d, WilcoxonP: Wilcoxon(d), TP: PairedT(d)}, nil
+}
+
+// diffTol treats differences of fold accuracies within rounding of each
+// other as equal (the same fold's accuracies are multiples of 1/size, and
+// their differences are computed in floating point).
+const diffTol = 1e-12
+
+// Wilcoxon returns the two-sided p-value of the Wilcoxon signed-rank test
+// of the differences d, as scipy.stats.wilcoxon(d) with its defaults
+// (zero_method "wilcox", no continuity correction): zero differences are
+// dropped; with no zeros, no tied |d| and at most 50 differences the
+// p-value is exact (the null distribution of the positive rank sum, every
+// sign pattern equally likely); otherwise it is the normal approximation
+// of T = min(W+, W-) with mean n(n+1)/4 and variance n(n+1)(2n+1)/24
+// less the tie correction sum(t^3 - t)/48. (scipy 1.10 also goes exact
+// with ties when there are no zeros, truncating W+; newer scipy does not:
+// we follow the newer rule, where the exact table does not apply.)
+func Wilcoxon(d []float64) float64 {
+	var nz []float64
+	for _, x := range d {
+		if math.Abs(x) > diffTol {
+			nz = append(nz, x)
+		}
+	}
+	n := len(nz)
+	if n == 0 {
+		return 1
+	}
+	abs := make([]float64, n)
+	for i, x := range nz {
+		abs[i] = math.Abs(x)
+	}
+	ranks, ties := rank(abs)
+	var wPlus float64
+	for i, x := range nz {
+		if x > 0 {
+			wPlus += ranks[i]
+		}
+	}
+	total := float64(n*(n+1)) / 2
+	if n <= 50 && len(nz) == len(d) && len(ties) == 0 {
+		return exactWilcoxon(n, int(math.Round(wPlus)))
+	}
+	t := math.Min(wPlus, total-wPlus)
+	mean := total / 2
+	v := float64(n) * float64(n+1) * float64(2*n+1)
+	for _, c := range ties {
+		v -= 0.5 * float64(c*(c*c-1))
+	}
+	se := math.Sqrt(v / 24)
+	if se == 0 {
+		return 1
+	}
+	z := (t - mean) / se
+	return math.Min(1, 2*distuv.UnitNormal.CDF(-math.Abs(z)))
+}
+
+// exactWilcoxon is the two-sided exact p-value of a positive rank sum w
+// of n untied ranks: 2 min(P(W <= w), P(W >= w)), clipped to 1, with the
+// null distribution counted by dynamic programming over subsets of 1..n.
+func exactWilcoxon(n, w int) float64 {
+	max := n * (n + 1) / 2
+	count := make([]float64, max+1)
+	count[0] = 1
+	for k := 1; k <= n; k++ {
+		for s := max; s >= k; s-- {
+			count[s] += count[s-k]
+		}
+	}
+	total := math.Pow(2, float64(n))
+	if 2*w == max {
+		return 1
+	}
+	var less, greater float64
+	for s, c := range count {
+		if s <= w {
+			less += c
+		}
+		if s >= w {
+			greater += c
+		}
+	}
+	return math.Min(1, 2*math.Min(less, greater)/total)
+}
+
+// rank returns average ranks (1-based) of xs, ties sharing the mean of
+// their positions, and the size of every group of two or more ties.
+func rank(xs []float64) (ranks []float64, ties []int) {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return xs[idx[a]] < xs[idx[b]] })
+	ranks = make([]float64, len(xs))
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && xs[idx[j]]-xs[idx[i]] <= diffTol {
+			j++
+		}
+		for k := i; k < j; k++ {
+			ranks[idx[k]] = float64(i+j+1) / 2 // mean of positions i+1..j
+		}
+		if j-i > 1 {
+			ties = append(ties, j-i)
+		}
+		i = j
+	}
+	return ranks, ties
+}
+
+// PairedT returns the two-sided p-value of the paired t-test of the
+// differences d (scipy.stats.ttest_rel): t = mean / (s / sqrt(n)) with the
+// sample standard deviation s, on n - 1 degrees of freedom. With s = 0 it
+// is 1 for a zero mean and 0 otherwise; with fewer than 2 differences, 1.
+func PairedT(d []float64) float64 {
+	n := len(d)
+	if n < 2 {
+		return 1
+	}
+	mean, s := stat.MeanStdDev(d, nil)
+	if s <= diffTol {
+		if math.Abs(mean) <= diffTol {
+			return 1
+		}
+		return 0
+	}
+	t := mean / (s / math.Sqrt(float64(n)))
+	return math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.CDF(-math.Abs(t)))
+}

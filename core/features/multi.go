@@ -1,0 +1,132 @@
+package features
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/progress"
+)
+
+// Several descriptors at once (the paper's stated future work): with
+// Settings.Extra every graph gets one set of channels per descriptor
+// function. Their values live on different scales (Ricci curvature in
+// [-2, 1], HKS in (0, 1], degree 1..n), so each descriptor's diagram
+// points are first mapped by an affine map fitted over the whole dataset
+// onto [0, 1] (births and deaths alike, so persistence scales by the same
+// factor), and all channels then share one grid, one Tau and one weight
+// function; the pixel centres repeat per block as they do per channel.
+// The maps are fitted without labels, like the grid itself.
+
+// Affine maps a descriptor value v to (v - Shift) / Scale.
+type Affine struct {
+	Shift float64 `json:"shift"`
+	Scale float64 `json:"scale"`
+}
+
+// descriptorCount is the number of descriptor functions: Filtration and
+// every Extra.
+func (s Settings) descriptorCount() int { return 1 + len(s.Extra) }
+
+// Blocks returns the number of images per graph: channels times
+// descriptors. An image vector has Blocks()·Rows·Cols entries.
+func (s Settings) Blocks() int { return len(s.Channels) * s.descriptorCount() }
+
+func (s Settings) validateScales() error {
+	if len(s.Scales) == 0 {
+		return nil
+	}
+	if len(s.Scales) != s.descriptorCount() {
+		return fmt.Errorf("features: %d scales for %d descriptors", len(s.Scales), s.descriptorCount())
+	}
+	for k, a := range s.Scales {
+		if !(a.Scale > 0) || math.IsInf(a.Scale, 0) || math.IsNaN(a.Shift) || math.IsInf(a.Shift, 0) {
+			return fmt.Errorf("features: descriptor %d: scale %v, shift %v (want a positive finite scale)", k, a.Scale, a.Shift)
+		}
+	}
+	return nil
+}
+
+// scaled maps descriptor k's points by its Affine (unchanged without
+// Scales, the single-descriptor case).
+func (s Settings) scaled(k int, pts []persistence.Point) []persistence.Point {
+	if len(s.Scales) == 0 {
+		return pts
+	}
+	a := s.Scales[k]
+	out := make([]persistence.Point, len(pts))
+	for i, p := range pts {
+		out[i] = persistence.Point{Birth: (p.Birth - a.Shift) / a.Scale, Death: (p.Death - a.Shift) / a.Scale}
+	}
+	return out
+}
+
+// fitScales maps the range of the finite birth and death values of each
+// descriptor's channel points over the dataset onto [0, 1]; a descriptor
+// without a finite point, or with a single value, gets a unit scale.
+func fitScales(all [][]persistence.Diagrams, s Settings) []Affine {
+	out := make([]Affine, s.descriptorCount())
+	for k := range out {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, ds := range all {
+			for _, c := range s.Channels {
+				for _, p := range channelPoints(ds[k], c) {
+					for _, v := range [...]float64{p.Birth, p.Death} {
+						if !math.IsInf(v, 0) && !math.IsNaN(v) {
+							lo, hi = min(lo, v), max(hi, v)
+						}
+					}
+				}
+			}
+		}
+		out[k] = Affine{Shift: 0, Scale: 1}
+		if lo <= hi {
+			out[k].Shift = lo
+			if hi > lo {
+				out[k].Scale = hi - lo
+			}
+		}
+	}
+	return out
+}
+
+// GraphDiagramsOf computes a graph's diagrams of every descriptor of s
+// (Filtration, then Extra).
+func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error) {
+	out := make([]persistence.Diagrams, 0, s.descriptorCount())
+	for k, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
+		d, _, err := diagramOf(g, o, s.KeepZero)
+		if err != nil {
+			if k > 0 {
+				return nil, fmt.Errorf("descriptor %d (%s): %w", k, o.Kind, err)
+			}
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// AllDiagrams computes GraphDiagramsOf for every graph, checking ctx
+// between graphs.
+func AllDiagrams(ctx context.Context, graphs []*graph.Graph, s Settings, prog progress.Func) ([][]persistence.Diagrams, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	out := make([][]persistence.Diagrams, len(graphs))
+	for i, g := range graphs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ds, err := GraphDiagramsOf(g, s)
+		if err != nil {
+			return nil, fmt.Errorf("graph %d: %w", i, err)
+		}
+		out[i] = ds
+		prog.Report("diagrams", i+1, len(graphs))
+	}
+	return out, nil
+}

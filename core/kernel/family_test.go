@@ -1,0 +1,80 @@
+package kernel
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFamilyOfThreeMatchesPlainLoop: a family of three weight vectors
+// (the general path of divergences, past the one- and two-kernel cases)
+// gives each kernel's plain-loop value in its Gram and cross matrices, on
+// images that share pixels, differ by tiny amounts (the series branch of
+// the WKPI function) and by large ones (the exp branch).
+func TestFamilyOfThreeMatchesPlainLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	images, centres := blobImages(rng, 12, 10, 8)
+	near := append([]float64(nil), images[0]...)
+	for s := range near {
+		if near[s] != 0 {
+			near[s] *= 1 + 1e-7*rng.Float64() // x = d^2 c far below 1e-3
+		}
+	}
+	images = append(images, near)
+	var ws [][]float64
+	for range 3 {
+		w := make([]float64, len(centres))
+		for s := range w {
+			w[s] = rng.Float64()
+		}
+		ws = append(ws, w)
+	}
+	for _, tc := range []struct {
+		v     Variant
+		sigma float64
+	}{{WKPI, 0.05}, {WKPI, 1}, {Alt, 0.3}} {
+		fam := Family{Weights: ws, Sigma: tc.sigma, Variant: tc.v}
+		g, err := fam.Gram(context.Background(), images, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := fam.Cross(context.Background(), images[5:], images, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, w := range ws {
+			for i := range images {
+				for j := range images {
+					want := plainKernel(tc.v, w, images[i], images[j], tc.sigma)
+					if !close(g[k][i][j], want, 1e-12) {
+						t.Fatalf("%v sigma %g: kernel %d G[%d][%d] = %v, plain loop %v", tc.v, tc.sigma, k, i, j, g[k][i][j], want)
+					}
+					if i >= 5 && !close(c[k][i-5][j], want, 1e-12) {
+						t.Fatalf("%v sigma %g: kernel %d cross[%d][%d] = %v, plain loop %v", tc.v, tc.sigma, k, i-5, j, c[k][i-5][j], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestWKPITerm: the WKPI pixel function equals -2 expm1(-x), computed
+// independently by the standard library, to full relative precision
+// below the series' threshold (where 2 - 2 e^-x would lose digits) and
+// to the absolute precision of 2 - 2 e^-x above it.
+func TestWKPITerm(t *testing.T) {
+	for x := 1e-14; x < 50; x *= 1.37 {
+		got, want := wkpiTerm(x), -2*math.Expm1(-x)
+		tol := 4e-16 * want
+		if x >= 1e-3 {
+			tol = 4e-16
+		}
+		if math.Abs(got-want) > tol {
+			t.Errorf("wkpiTerm(%g) = %.17g, -2 expm1(-x) = %.17g", x, got, want)
+		}
+	}
+	if wkpiTerm(0) != 0 {
+		t.Errorf("wkpiTerm(0) = %g, want 0", wkpiTerm(0))
+	}
+}
