@@ -2,6 +2,8 @@ package app
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -184,5 +186,104 @@ func TestHeatViewScaleAxesCentres(t *testing.T) {
 	rects = elems(html, "rect")
 	if rects[0]["fill"] != "rgb(33,102,172)" || rects[1]["fill"] != "rgb(255,255,255)" || rects[3]["fill"] != "rgb(178,24,43)" {
 		t.Errorf("difference colours %v", rects)
+	}
+}
+
+func TestModelsListAndReplacePrompt(t *testing.T) {
+	info := &protocol.Info{Dataset: "MUTAG", Descriptor: "ricci", M: 5, Sigma: 0.01, C: 100, Classes: []string{"-1", "1"}}
+	html := app.HTMLString(&ModelsTab{Kept: []Kept{{Name: "MUTAG", Info: info, Accuracy: 0.867, Current: true}, {Name: "MUTAG (2)", Info: info}},
+		Name: "MUTAG", Model: info})
+	rows := 0
+	for _, tr := range elems(html, "tr") {
+		if tr["data-name"] != "" {
+			rows++
+		}
+	}
+	for _, want := range []string{"86.7 %", "not known", "in use", `aria-label="Use MUTAG (2)"`, "Ollivier-Ricci curvature, m 5, σ 0.01, C 100", "Current model: MUTAG"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in the model list", want)
+		}
+	}
+	if rows != 2 {
+		t.Errorf("%d kept models listed, want 2", rows)
+	}
+	s := &protocol.Summary{Name: "MUTAG", Graphs: 188}
+	d := protocol.Training{Descriptor: "ricci", Init: "kcenter", M: 5, Sigma: 0.01, C: 100, Folds: 10, Seed: 1, Channels: "ord0+ext0,rel1+ext1", Rows: 40, Iterations: 2000, Prior: ptr(0.3), Contrast: ptr(0.03)}
+	html = app.HTMLString(&TrainTab{Summary: s, Form: &d, Replace: "MUTAG"})
+	for _, id := range []string{"train-ask", "train-replace", "train-both", "train-ask-cancel"} {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("the replace prompt has no #%s", id)
+		}
+	}
+	// Typed text that does not parse stays in the field with its reason,
+	// and the run waits.
+	html = app.HTMLString(&TrainTab{Summary: s, Form: &d, Text: map[string]string{"train-sigma": "-1"}})
+	if !strings.Contains(html, `id="train-sigma-error"`) || !strings.Contains(html, "Must be more than 0.") || !strings.Contains(html, `value="-1"`) ||
+		!strings.Contains(html, `id="train-invalid"`) {
+		t.Error("an invalid sigma is not shown with its reason")
+	}
+	for _, tc := range []struct {
+		grid, sel, want string
+	}{
+		{"", "", "m = 5, σ = 0.01, C = 100."},
+		{"paper", "", "chosen in every fold by a nested 10-fold CV over the paper's grid"},
+		{"paper", "cost", "by the smallest training cost over the paper's grid, C = 100"},
+	} {
+		u := d
+		u.Grid, u.Select, u.Inner = tc.grid, tc.sel, 10
+		if got := describeSettings(u); !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "Ollivier-Ricci curvature; channels ord0+ext0 and rel1+ext1; 40-row images, τ fitted; k-center start; prior λ 0.3, contrast μ 0.03") {
+			t.Errorf("settings %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// fakeBackend records what the page keeps; other methods are not used.
+type fakeBackend struct {
+	Backend
+	kept    map[string][]byte
+	urls    int
+	revoked int
+}
+
+func (f *fakeBackend) Put(key string, data []byte) { f.kept[key] = data }
+func (f *fakeBackend) ObjectURL(data []byte, mime string) string {
+	f.urls++
+	return fmt.Sprint("blob:", f.urls)
+}
+func (f *fakeBackend) RevokeURL(string) { f.revoked++ }
+
+func TestKeptModels(t *testing.T) {
+	b := &fakeBackend{kept: map[string][]byte{}}
+	r := &Root{Backend: b}
+	info := &protocol.Info{Dataset: "MUTAG"}
+	r.keepModel(&trained{name: "MUTAG", data: []byte("1"), info: info})
+	if got := r.uniqueName("MUTAG"); got != "MUTAG (2)" {
+		t.Errorf("unique name %q", got)
+	}
+	r.keepModel(&trained{name: r.uniqueName("MUTAG"), data: []byte("2"), info: info, accuracy: 0.9})
+	r.keepModel(&trained{name: "MUTAG", data: []byte("3"), info: info}) // replaces the first
+	if len(r.models) != 2 || r.models[0].name != "MUTAG" || string(r.models[0].data) != "3" || r.model != r.models[0] || b.revoked != 1 {
+		t.Fatalf("models %v, current %v, %d URLs revoked", r.models, r.model, b.revoked)
+	}
+	var saved []savedModel
+	if err := json.Unmarshal(b.kept[keyModels], &saved); err != nil || len(saved) != 2 || saved[1].Name != "MUTAG (2)" ||
+		string(saved[1].Data) != "2" || saved[1].Accuracy != 0.9 || string(b.kept[keyCurrent]) != "MUTAG" {
+		t.Errorf("saved %+v (%v), current %q", saved, err, b.kept[keyCurrent])
+	}
+	r.deleteModel("MUTAG")
+	if len(r.models) != 1 || r.model == nil || r.model.name != "MUTAG (2)" || string(b.kept[keyCurrent]) != "MUTAG (2)" {
+		t.Errorf("after deleting the current model: %v, current %v", r.models, r.model)
+	}
+	// A saved run comes back as a finished run with the same results.
+	rep := eval.Report{Folds: folds([]float64{1}, 0.5)}
+	s := savedRun{Key: "demo:MUTAG", Used: protocol.Training{Folds: 1}, Folds: rep.Folds, Report: &rep, Info: info, Before: []float64{1}, After: []float64{2}}
+	data, _ := json.Marshal(s)
+	var back savedRun
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	c := back.run()
+	if len(c.jobs) != 0 || !c.modelDone || !c.restored || c.finished() != c.units || c.report.Folds[0].Accuracy != 1 || c.after[0] != 2 {
+		t.Errorf("restored run %+v", c)
 	}
 }

@@ -161,10 +161,11 @@ func (r *Root) answer(ctx app.Context, a string) {
 	}
 }
 
-// runCV splits the folds over all workers but one, one job per worker
-// with every n-th fold (each computes the features and the pair sums once
-// for its folds), and runs the final training on the whole dataset on the
-// remaining worker at the same time.
+// runCV splits the folds over the workers, one job per worker with every
+// n-th fold (each computes the features and the pair sums once for its
+// folds), and queues the final training on the whole dataset behind them.
+// (Training beside the folds on a worker of its own measured slower on
+// the 2-core build machine: docs/browser-benchmarks.md.)
 func (r *Root) runCV(ctx app.Context, modelName string) {
 	if r.summary == nil || r.form == nil {
 		return
@@ -194,10 +195,7 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 			})
 		}
 	}
-	// The final training runs beside the folds, on a worker of its own:
-	// it takes about as long as the whole CV, so splitting the folds over
-	// every worker and queueing it behind them would double the wait.
-	chunks := min(max(r.Backend.Size()-1, 1), folds)
+	chunks := min(max(r.Backend.Size(), 1), folds)
 	for k := range chunks {
 		t := form
 		t.Only = nil

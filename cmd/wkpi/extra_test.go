@@ -46,3 +46,18 @@ func TestExtraDescriptors(t *testing.T) {
 		}
 	}
 }
+
+// TestNewOptionsRejectBadValues: -objective and -persistence name their
+// choices when given something else.
+func TestNewOptionsRejectBadValues(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	for _, c := range []struct{ flag, value, want string }{
+		{"-objective", "fisher", "tc or cka"},
+		{"-persistence", "log", "sqrt"},
+	} {
+		code, _, stderr := wkpi(t, "eval", "-data", dir, c.flag, c.value)
+		if code == 0 || !strings.Contains(stderr, c.value) || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s %s: exit %d, stderr %q", c.flag, c.value, code, stderr)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type featureFlags struct {
 	edgeValued, keepZero  bool
 	progress              string
 	extra                 descriptorList
+	persistence           string
 }
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
@@ -52,6 +53,7 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.progress, "progress", "auto", "progress on stderr: on, off, or auto (on when stderr is a terminal)")
 	fs.BoolVar(&f.raw, "raw", false, "keep images unnormalised (default: unit L2 norm, as the authors' code)")
 	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
+	fs.StringVar(&f.persistence, "persistence", "none", "transform of the persistence axis before the image: none or sqrt")
 	fs.Var(&f.extra, "extra", "further descriptors, each adding its own channels: comma-separated ricci, jaccard, degree, hks, hks@t (HKS at time t)")
 }
 
@@ -65,6 +67,9 @@ func (f *featureFlags) settings() features.Settings {
 	s.Filtration.Rule = filtration.Rule(f.rule)
 	s.Filtration.EdgeValued = f.edgeValued
 	s.Filtration.Alpha, s.Filtration.HKSTime = f.alpha, f.hksTime
+	if f.persistence != "none" {
+		s.Persistence = f.persistence
+	}
 	for _, o := range f.extra {
 		o.Rule, o.EdgeValued, o.Alpha = s.Filtration.Rule, s.Filtration.EdgeValued, f.alpha
 		if o.HKSTime == 0 {

@@ -15,6 +15,7 @@ import (
 	"wkpi-web/core/compare"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
+	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
@@ -88,6 +89,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var lf learnFlags
 	var folds, inner, repeats *int
 	var gridName, selectBy, shardText *string
+	var auto *bool
 	ff, ds, err := parseDataset("eval", args, stderr, func(fs *flag.FlagSet) {
 		lf.register(fs)
 		folds = fs.Int("folds", 10, "cross-validation folds")
@@ -95,6 +97,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		repeats = fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
 		gridName = fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
 		selectBy = fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
+		auto = fs.Bool("auto", false, "per outer fold, choose by inner CV (-inner folds) between these settings and size-aware ones (-extra hks,degree -raw -sigma 1)")
 		shardText = fs.String("shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out for `wkpi merge`")
 	})
 	if err != nil {
@@ -132,6 +135,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		var rep eval.Report
 		switch {
+		case *auto:
+			rep, err = autoSelect(ctx, ff, ds, w, cfg, plan, *inner, prog)
 		case *selectBy == "cost":
 			rep, err = w.SelectByCost(ctx, cfg, grid, plan, prog)
 		case *gridName != "":
@@ -148,6 +153,39 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return saveShard(ff, ds, cfg, grid, *selectBy, *gridName, *folds, *inner, *repeats, lf.seed, *shard, reports, stdout)
 	}
 	return printReports(stdout, ds, reports)
+}
+
+// SizeAware turns settings into the size-aware multi-descriptor ones that
+// -auto weighs against them: unnormalised images (graph size is kept),
+// HKS (t = 10) and degree added, kernel width 1. On PROTEINS they give
+// 75.2 % against 68.9 %, on MUTAG 88.9 % against 86.7 %, on PTC_MR the
+// majority class (docs/accuracy.md).
+func sizeAware(s features.Settings, cfg eval.Config) (features.Settings, eval.Config) {
+	s.Normalize = false
+	if len(s.Extra) == 0 {
+		for _, k := range []filtration.Kind{filtration.KindHKS, filtration.KindDegree} {
+			o := s.Filtration
+			o.Kind, o.HKSTime = k, 0
+			s.Extra = append(s.Extra, o)
+		}
+	}
+	cfg.Sigma = 1
+	return s, cfg
+}
+
+// autoSelect runs -auto: features for both candidates, then
+// eval.SelectFeatures.
+func autoSelect(ctx context.Context, ff *featureFlags, ds *graph.Dataset, w *eval.WKPI, cfg eval.Config, plan eval.Plan, inner int, prog progress.Func) (eval.Report, error) {
+	s2, cfg2 := sizeAware(ff.settings(), cfg)
+	set, err := features.Compute(ctx, ds, s2, prog)
+	if err != nil {
+		return eval.Report{}, err
+	}
+	w2, err := eval.NewWKPI(set, ds.Labels, len(ds.Classes))
+	if err != nil {
+		return eval.Report{}, err
+	}
+	return eval.SelectFeatures(ctx, []*eval.WKPI{w, w2}, []eval.Config{cfg, cfg2}, plan, inner, prog)
 }
 
 // parseGrid reads "paper" or "m=3,4;sigma=0.1,1;C=1,10" (missing keys

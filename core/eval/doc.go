@@ -6,6 +6,12 @@
 // Learners see only sample indices into the caller's dataset, so the
 // package knows nothing of graphs, kernels or SVMs.
 //
+// SelectFeatures chooses between candidate feature sets of one dataset
+// per outer fold by inner CV on that fold's training graphs (the
+// "automatic settings" of `wkpi eval -auto`). Learning objectives other
+// than TC (kernel-target alignment) and per-block channel scales are in
+// align.go; both need the WKPI kernel's linearity in the pixel weights.
+//
 // A run's independent jobs (outer fold x repeat) can be cut into shards
 // (Shard) run apart, each saved as a Part that names its run (RunID);
 // MergeParts refuses missing, duplicated or foreign parts and gives the

@@ -37,6 +37,9 @@ type Settings struct {
 	// Scales map each descriptor's values (Filtration, then Extra) onto
 	// the shared grid; FitGrid resolves them when Extra is set.
 	Scales []Affine `json:"scales,omitempty"`
+	// Persistence transforms the persistence axis before rendering: ""
+	// (none) or PersistenceSqrt.
+	Persistence string `json:"persistence,omitempty"`
 }
 
 // Default returns the settings used when a user picks only a descriptor.
@@ -74,6 +77,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Tau < 0 || math.IsNaN(s.Tau) || math.IsInf(s.Tau, 0) {
 		return fmt.Errorf("features: tau %v must be a finite non-negative number", s.Tau)
+	}
+	if s.Persistence != "" && s.Persistence != PersistenceSqrt {
+		return fmt.Errorf("features: persistence transform %q (want sqrt or none)", s.Persistence)
 	}
 	return s.validateScales()
 }

@@ -51,18 +51,39 @@ func (s Settings) validateScales() error {
 }
 
 // scaled maps descriptor k's points by its Affine (unchanged without
-// Scales, the single-descriptor case).
+// Scales, the single-descriptor case), then applies the persistence
+// transform (Settings.Persistence).
 func (s Settings) scaled(k int, pts []persistence.Point) []persistence.Point {
-	if len(s.Scales) == 0 {
+	if len(s.Scales) == 0 && s.Persistence == "" {
 		return pts
 	}
-	a := s.Scales[k]
+	a := Affine{Scale: 1}
+	if len(s.Scales) > 0 {
+		a = s.Scales[k]
+	}
 	out := make([]persistence.Point, len(pts))
 	for i, p := range pts {
-		out[i] = persistence.Point{Birth: (p.Birth - a.Shift) / a.Scale, Death: (p.Death - a.Shift) / a.Scale}
+		b, d := (p.Birth-a.Shift)/a.Scale, (p.Death-a.Shift)/a.Scale
+		if s.Persistence == PersistenceSqrt {
+			// The point keeps its birth and the side of the diagonal it
+			// lies on; only its distance to the diagonal is compressed.
+			pers := math.Sqrt(math.Abs(d - b))
+			if d < b {
+				pers = -pers
+			}
+			d = b + pers
+		}
+		out[i] = persistence.Point{Birth: b, Death: d}
 	}
 	return out
 }
+
+// PersistenceSqrt is the Settings.Persistence that takes the square root
+// of every point's persistence before rendering: it spreads the many
+// short-lived points near the diagonal over more rows and pulls the few
+// long-lived ones in, so that a handful of outliers no longer squash the
+// rest into a few pixels.
+const PersistenceSqrt = "sqrt"
 
 // fitScales maps the range of the finite birth and death values of each
 // descriptor's channel points over the dataset onto [0, 1]; a descriptor

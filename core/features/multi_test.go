@@ -135,3 +135,21 @@ func TestExtraDescriptorsErrors(t *testing.T) {
 		t.Error("a zero scale passed Validate")
 	}
 }
+
+// TestPersistenceSqrt: (0, 4) goes to (0, 2) in the (birth, persistence)
+// plane and the superlevel point (3, -1), persistence 4, to (3, 2); an
+// unknown transform is refused.
+func TestPersistenceSqrt(t *testing.T) {
+	s := Default(filtration.KindDegree)
+	s.Persistence = PersistenceSqrt
+	d := persistence.Diagrams{Ext0: []persistence.Point{{Birth: 0, Death: 4}}, Ext1: []persistence.Point{{Birth: 3, Death: -1}}}
+	got := Points(d, s)
+	want := [][2]float64{{0, 2}, {3, 2}}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("points %v, want %v", got, want)
+	}
+	s.Persistence = "log"
+	if err := s.Validate(); err == nil {
+		t.Error("persistence transform log passed Validate")
+	}
+}

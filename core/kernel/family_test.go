@@ -65,16 +65,16 @@ func TestFamilyOfThreeMatchesPlainLoop(t *testing.T) {
 // to the absolute precision of 2 - 2 e^-x above it.
 func TestWKPITerm(t *testing.T) {
 	for x := 1e-14; x < 50; x *= 1.37 {
-		got, want := wkpiTerm(x), -2*math.Expm1(-x)
+		got, want := WKPITerm(x), -2*math.Expm1(-x)
 		tol := 4e-16 * want
 		if x >= 1e-3 {
 			tol = 4e-16
 		}
 		if math.Abs(got-want) > tol {
-			t.Errorf("wkpiTerm(%g) = %.17g, -2 expm1(-x) = %.17g", x, got, want)
+			t.Errorf("WKPITerm(%g) = %.17g, -2 expm1(-x) = %.17g", x, got, want)
 		}
 	}
-	if wkpiTerm(0) != 0 {
-		t.Errorf("wkpiTerm(0) = %g, want 0", wkpiTerm(0))
+	if WKPITerm(0) != 0 {
+		t.Errorf("WKPITerm(0) = %g, want 0", WKPITerm(0))
 	}
 }

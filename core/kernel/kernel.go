@@ -52,16 +52,16 @@ func (k Kernel) pixelFunc() func(d float64) float64 {
 	if k.Variant == Alt {
 		return func(d float64) float64 { return d * d }
 	}
-	return func(d float64) float64 { return wkpiTerm(d * d * c) }
+	return func(d float64) float64 { return WKPITerm(d * d * c) }
 }
 
-// wkpiTerm is 2(1 - e^-x), the WKPI divergence of a pixel where
+// WKPITerm is 2(1 - e^-x), the WKPI divergence of a pixel where
 // x = (A_s - B_s)^2 / (2 sigma^2). Below 1e-3 it is the series to x^5,
 // whose truncation error is under x^6/360 < 3e-21 (and which, unlike
 // 2 - 2 e^-x, keeps full relative precision): it skips the exp for the
 // many pixels where two images differ little (57 % of the common pixels
 // of NCI1 pairs at sigma 0.01).
-func wkpiTerm(x float64) float64 {
+func WKPITerm(x float64) float64 {
 	if x < 1e-3 {
 		return 2 * x * (1 - x*(1./2-x*(1./6-x*(1./24-x*(1./120)))))
 	}
@@ -215,7 +215,7 @@ func (fam Family) divergences(r *row, b *sparse, f func(float64) float64, d []fl
 		if wkpi {
 			// A direct call: through f it would cost as much as the exp
 			// the series saves.
-			fv = wkpiTerm(diff * diff * c)
+			fv = WKPITerm(diff * diff * c)
 		} else {
 			fv = f(diff)
 		}

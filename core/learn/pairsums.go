@@ -94,7 +94,7 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 	k := p.Classes
 
 	c := 1 / (2 * sigma * sigma)
-	m := func(d float64) float64 { return 2 - 2*math.Exp(-d*d*c) }
+	m := func(d float64) float64 { return kernel.WKPITerm(d * d * c) }
 	// Non-zero pixels and their M against an exact zero, per image: pixels
 	// where both images are 0 have M = 0 and are skipped.
 	idx := make([][]int32, n)
@@ -107,29 +107,63 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 			}
 		}
 	}
-	for i := i0; i < i1; i++ {
+	// A pair (i, j) adds M_ij(s) = m0_i(s) + m0_j(s) - (m0_i(s) + m0_j(s) -
+	// M(I_i(s) - I_j(s))), the last term only where both are non-zero. So
+	// row i adds, to each block pair (i's block, beta), the count of later
+	// images in beta times m0_i and the sum of their m0 (kept per block as
+	// rows go from last to first), then sweeps each later image's support
+	// for the common pixels: one pass over one support per pair, an exp only
+	// where both differ from zero.
+	block := func(j int) int { return folds[j]*k + labels[j] }
+	later := make([][]float64, p.blocks()) // sum of m0_j over j > i, per block
+	count := make([]int, p.blocks())
+	addLater := func(j int) {
+		b := block(j)
+		if later[b] == nil {
+			later[b] = make([]float64, N)
+		}
+		for q, s := range idx[j] {
+			later[b][s] += m0[j][q]
+		}
+		count[b]++
+	}
+	for j := i1; j < n; j++ {
+		addLater(j)
+	}
+	rowM0 := make([]float64, N) // m0_i spread over all pixels
+	for i := i1 - 1; i >= i0; i-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		a := images[i]
-		bi := folds[i]*k + labels[i]
+		bi := block(i)
+		for q, s := range idx[i] {
+			rowM0[s] = m0[i][q]
+		}
+		for b, cnt := range count {
+			if cnt == 0 {
+				continue
+			}
+			sum := p.Blocks[p.blockPair(bi, b)]
+			floats.Add(sum, later[b])
+			for q, s := range idx[i] {
+				sum[s] += float64(cnt) * m0[i][q]
+			}
+		}
 		for j := i + 1; j < n; j++ {
 			b := images[j]
-			sum := p.Blocks[p.blockPair(bi, folds[j]*k+labels[j])]
-			for q, s := range idx[i] {
-				if bv := b[s]; bv == 0 {
-					sum[s] += m0[i][q]
-				} else {
-					sum[s] += m(a[s] - bv)
-				}
-			}
+			sum := p.Blocks[p.blockPair(bi, block(j))]
 			for q, s := range idx[j] {
-				if a[s] == 0 {
-					sum[s] += m0[j][q]
+				if av := a[s]; av != 0 {
+					sum[s] -= rowM0[s] + m0[j][q] - m(av-b[s])
 				}
 			}
 		}
-		prog.Report("pair sums", i-i0+1, i1-i0)
+		for _, s := range idx[i] {
+			rowM0[s] = 0
+		}
+		addLater(i)
+		prog.Report("pair sums", i1-i, i1-i0)
 	}
 	return p, nil
 }
