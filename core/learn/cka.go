@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize"
 
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/progress"
@@ -210,39 +209,16 @@ func FitWeights(ctx context.Context, al *Alignment, w0 []float64, o Options, pro
 		start[r] = max(w, 1e-12*mean) // ln W needs W > 0
 		u[r] = math.Log(start[r])
 	}
-	var trace Trace
-	res, err := optimize.Minimize(optimize.Problem{
-		Func: func(x []float64) float64 { return AlignmentObjective(al, x, start, o.Prior, nil) },
-		Grad: func(g, x []float64) { AlignmentObjective(al, x, start, o.Prior, g) },
-	}, u, &optimize.Settings{
-		// The alignment lies in [-1, 1]: Fit's tolerance on TC would stop
-		// at the first step.
-		Converger:       &optimize.FunctionConverge{Absolute: o.Tol * 1e-2, Iterations: o.Patience},
-		MajorIterations: o.MaxIter + 1,
-		FuncEvaluations: 50 * o.MaxIter,
-		Recorder:        &recorder{ctx: ctx, trace: &trace, prog: prog, max: o.MaxIter},
-	}, &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}})
-	if cerr := ctx.Err(); cerr != nil {
-		return nil, Trace{}, cerr
-	}
-	if res == nil {
-		return nil, Trace{}, fmt.Errorf("learn: optimize: %w", err)
-	}
-	if res.Stats.MajorIterations > len(trace.Cost) {
-		trace.Cost = append(trace.Cost, res.F)
-	}
-	trace.Iterations = len(trace.Cost) - 1
-	switch {
-	case err == nil, errors.Is(err, optimize.ErrNoProgress):
-		trace.Converged = true
-	case errors.Is(err, optimize.ErrLinesearcherFailure):
-		// Keep the best point found; the trace says it did not converge.
-	default:
-		return nil, Trace{}, fmt.Errorf("learn: optimize: %w", err)
+	// L-BFGS on the smooth log-weights; the alignment lies in [-1, 1], so
+	// Fit's tolerance on TC would stop at the first step.
+	o.Optimizer, o.Tol = LBFGS, o.Tol*1e-2
+	x, trace, err := Minimize(ctx, func(x, g []float64) float64 { return AlignmentObjective(al, x, start, o.Prior, g) }, u, o, "learn", prog)
+	if err != nil {
+		return nil, Trace{}, err
 	}
 	w := make([]float64, m)
 	for r := range w {
-		w[r] = math.Exp(res.X[r])
+		w[r] = math.Exp(x[r])
 	}
 	floats.Scale(float64(m)/floats.Sum(w), w)
 	return w, trace, nil

@@ -267,11 +267,10 @@ func Learn(ctx context.Context, sums *PairSums, excludeFold int, centres [][2]fl
 // cached serves gonum's separate Func and Grad calls at one point from a
 // single evaluation: the gradient costs little more than the value.
 type cached struct {
-	p     params
-	e     *evaluator
-	x, g  []float64
-	f     float64
-	valid bool
+	objective func(theta, grad []float64) float64
+	x, g      []float64
+	f         float64
+	valid     bool
 }
 
 func (c *cached) eval(x []float64) {
@@ -280,7 +279,7 @@ func (c *cached) eval(x []float64) {
 	}
 	c.x = append(c.x[:0], x...)
 	c.g = make([]float64, len(x))
-	c.f = c.p.objective(c.e, x, c.g)
+	c.f = c.objective(x, c.g)
 	c.valid = true
 }
 
@@ -296,6 +295,7 @@ func (c *cached) problem() optimize.Problem {
 type recorder struct {
 	ctx   context.Context
 	trace *Trace
+	stage string
 	prog  progress.Func
 	max   int
 }
@@ -305,49 +305,38 @@ func (r *recorder) Init() error { return nil }
 func (r *recorder) Record(l *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
 	if op == optimize.MajorIteration {
 		r.trace.Cost = append(r.trace.Cost, l.F)
-		r.prog.Report("learn", len(r.trace.Cost)-1, r.max) // Cost[0] is the start
+		r.prog.Report(r.stage, len(r.trace.Cost)-1, r.max) // Cost[0] is the start
 	}
 	return r.ctx.Err()
 }
 
-// Fit minimises prob's objective over the mixture parameters from init
-// with gonum's optimize, stopping when o.Patience iterations in a row each
-// lower the cost by at most o.Tol, or after o.MaxIter iterations.
-func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog progress.Func) (kernel.Mixture, Trace, error) {
+// Minimize minimises objective (its value, with the gradient written into
+// grad) from theta0 with o's optimiser and stopping rule: o.Patience
+// iterations in a row each lowering the cost by at most o.Tol, or
+// o.MaxIter iterations. Progress is reported under stage. It is the
+// optimiser of Fit, shared with other learned weight functions (package
+// pdkernel's trainPWGK) so that all stop and report alike.
+func Minimize(ctx context.Context, objective func(theta, grad []float64) float64, theta0 []float64, o Options, stage string, prog progress.Func) ([]float64, Trace, error) {
 	o = o.withDefaults()
-	if err := prob.validate(); err != nil {
-		return kernel.Mixture{}, Trace{}, err
-	}
-	if err := init.Validate(); err != nil {
-		return kernel.Mixture{}, Trace{}, err
-	}
 	method, err := o.method()
 	if err != nil {
-		return kernel.Mixture{}, Trace{}, err
-	}
-	p := newParams(init.Len(), prob.Centres)
-	theta := p.theta(init)
-	if prob.Anchor.Len() == 0 {
-		prob.Anchor = p.mixture(theta)
-	} else if prob.Anchor.Len() != init.Len() {
-		return kernel.Mixture{}, Trace{}, fmt.Errorf("learn: anchor has %d components, mixture %d", prob.Anchor.Len(), init.Len())
+		return nil, Trace{}, err
 	}
 	var trace Trace
-	c := &cached{p: p, e: newEvaluator(prob)}
-
-	res, err := optimize.Minimize(c.problem(), theta, &optimize.Settings{
+	c := &cached{objective: objective}
+	res, err := optimize.Minimize(c.problem(), theta0, &optimize.Settings{
 		Converger: &optimize.FunctionConverge{Absolute: o.Tol, Iterations: o.Patience},
 		// gonum counts the starting point as major iteration 1.
 		MajorIterations: o.MaxIter + 1,
 		// A guard against line searches that never end.
 		FuncEvaluations: 50 * o.MaxIter,
-		Recorder:        &recorder{ctx: ctx, trace: &trace, prog: prog, max: o.MaxIter},
+		Recorder:        &recorder{ctx: ctx, trace: &trace, stage: stage, prog: prog, max: o.MaxIter},
 	}, method)
 	if cerr := ctx.Err(); cerr != nil {
-		return kernel.Mixture{}, Trace{}, cerr
+		return nil, Trace{}, cerr
 	}
 	if res == nil {
-		return kernel.Mixture{}, Trace{}, fmt.Errorf("learn: optimize: %w", err)
+		return nil, Trace{}, fmt.Errorf("learn: optimize: %w", err)
 	}
 	// The recorder sees the start and every major iteration but the one
 	// that ends the run.
@@ -366,9 +355,33 @@ func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog
 	case errors.Is(err, optimize.ErrLinesearcherFailure):
 		// Keep the best point found; the trace says it did not converge.
 	default:
-		return kernel.Mixture{}, Trace{}, fmt.Errorf("learn: optimize: %w", err)
+		return nil, Trace{}, fmt.Errorf("learn: optimize: %w", err)
 	}
-	return p.mixture(res.X), trace, nil
+	return res.X, trace, nil
+}
+
+// Fit minimises prob's objective over the mixture parameters from init
+// (see Minimize for the optimiser and its stopping rule).
+func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog progress.Func) (kernel.Mixture, Trace, error) {
+	if err := prob.validate(); err != nil {
+		return kernel.Mixture{}, Trace{}, err
+	}
+	if err := init.Validate(); err != nil {
+		return kernel.Mixture{}, Trace{}, err
+	}
+	p := newParams(init.Len(), prob.Centres)
+	theta := p.theta(init)
+	if prob.Anchor.Len() == 0 {
+		prob.Anchor = p.mixture(theta)
+	} else if prob.Anchor.Len() != init.Len() {
+		return kernel.Mixture{}, Trace{}, fmt.Errorf("learn: anchor has %d components, mixture %d", prob.Anchor.Len(), init.Len())
+	}
+	e := newEvaluator(prob)
+	x, trace, err := Minimize(ctx, func(theta, grad []float64) float64 { return p.objective(e, theta, grad) }, theta, o, "learn", prog)
+	if err != nil {
+		return kernel.Mixture{}, Trace{}, err
+	}
+	return p.mixture(x), trace, nil
 }
 
 // maxBatchStep bounds the first and longest trial step of LearnBatched in
@@ -436,8 +449,9 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 			return kernel.Mixture{}, Trace{}, err
 		}
 		grad := make([]float64, len(theta))
-		c := &cached{p: p, e: newEvaluator(prob)}
-		f := p.objective(c.e, theta, grad)
+		e := newEvaluator(prob)
+		c := &cached{objective: func(theta, grad []float64) float64 { return p.objective(e, theta, grad) }}
+		f := c.objective(theta, grad)
 		trace.Cost = append(trace.Cost, f)
 		gNorm := floats.Norm(grad, 2)
 		if gNorm == 0 || math.IsNaN(gNorm) || math.IsInf(gNorm, 0) {

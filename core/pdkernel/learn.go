@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/optimize"
 
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
@@ -476,29 +475,6 @@ func LearnPWGK(ctx context.Context, diagrams [][]persistence.Point, labels []int
 			return kernel.Mixture{}, learn.Trace{}, fmt.Errorf("pdkernel: %s %g must be finite and >= 0", c.name, c.v)
 		}
 	}
-	if o.MaxIter == 0 {
-		o.MaxIter = 2000
-	}
-	if o.Tol == 0 {
-		o.Tol = 1e-4
-	}
-	if o.Patience == 0 {
-		o.Patience = 5
-	}
-	var method optimize.Method
-	switch o.Optimizer {
-	case learn.GD, "":
-		// As learn: Armijo backtracking without gonum's cap on the first
-		// trial step, which on a flat ratio like TC stops the run at once.
-		method = &optimize.GradientDescent{
-			Linesearcher: &optimize.Backtracking{},
-			StepSizer:    &optimize.QuadraticStepSize{MaxStepSize: math.MaxFloat64},
-		}
-	case learn.LBFGS:
-		method = &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}}
-	default:
-		return kernel.Mixture{}, learn.Trace{}, fmt.Errorf("pdkernel: unknown optimizer %q", o.Optimizer)
-	}
 	pr, err := newPWGKProblem(diagrams, labels, rho)
 	if err != nil {
 		return kernel.Mixture{}, learn.Trace{}, err
@@ -508,81 +484,9 @@ func LearnPWGK(ctx context.Context, diagrams [][]persistence.Point, labels []int
 	theta := p.theta(init)
 	pr.anchor = p.mixture(theta)
 
-	var trace learn.Trace
-	c := &cached{p: p, pr: pr}
-	res, err := optimize.Minimize(c.problem(), theta, &optimize.Settings{
-		Converger:       &optimize.FunctionConverge{Absolute: o.Tol, Iterations: o.Patience},
-		MajorIterations: o.MaxIter + 1, // gonum counts the start as iteration 1
-		FuncEvaluations: 50 * o.MaxIter,
-		Recorder:        &recorder{ctx: ctx, trace: &trace, prog: prog, max: o.MaxIter},
-	}, method)
-	if cerr := ctx.Err(); cerr != nil {
-		return kernel.Mixture{}, learn.Trace{}, cerr
+	x, trace, err := learn.Minimize(ctx, func(theta, grad []float64) float64 { return p.objective(pr, theta, grad) }, theta, o, "trainpwgk", prog)
+	if err != nil {
+		return kernel.Mixture{}, learn.Trace{}, fmt.Errorf("pdkernel: %w", err)
 	}
-	if res == nil {
-		return kernel.Mixture{}, learn.Trace{}, fmt.Errorf("pdkernel: optimize: %w", err)
-	}
-	if res.Stats.MajorIterations > len(trace.Cost) {
-		trace.Cost = append(trace.Cost, res.F)
-	}
-	trace.Iterations = len(trace.Cost) - 1
-	switch {
-	case err == nil:
-		trace.Converged = res.Status == optimize.FunctionConvergence ||
-			res.Status == optimize.GradientThreshold || res.Status == optimize.MethodConverge
-	case errors.Is(err, optimize.ErrNoProgress):
-		trace.Converged = true // stationary at floating-point precision
-	case errors.Is(err, optimize.ErrLinesearcherFailure):
-		// Keep the best point found; the trace says it did not converge.
-	default:
-		return kernel.Mixture{}, learn.Trace{}, fmt.Errorf("pdkernel: optimize: %w", err)
-	}
-	return p.mixture(res.X), trace, nil
-}
-
-// cached serves gonum's separate Func and Grad calls at one point from one
-// evaluation.
-type cached struct {
-	p     params
-	pr    *pwgkProblem
-	x, g  []float64
-	f     float64
-	valid bool
-}
-
-func (c *cached) eval(x []float64) {
-	if c.valid && floats.Equal(x, c.x) {
-		return
-	}
-	c.x = append(c.x[:0], x...)
-	c.g = make([]float64, len(x))
-	c.f = c.p.objective(c.pr, x, c.g)
-	c.valid = true
-}
-
-func (c *cached) problem() optimize.Problem {
-	return optimize.Problem{
-		Func: func(x []float64) float64 { c.eval(x); return c.f },
-		Grad: func(grad, x []float64) { c.eval(x); copy(grad, c.g) },
-	}
-}
-
-// recorder collects the cost after each major iteration, reports progress
-// ("trainpwgk", iteration, o.MaxIter) and stops the optimiser when ctx is
-// done.
-type recorder struct {
-	ctx   context.Context
-	trace *learn.Trace
-	prog  progress.Func
-	max   int
-}
-
-func (r *recorder) Init() error { return nil }
-
-func (r *recorder) Record(l *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
-	if op == optimize.MajorIteration {
-		r.trace.Cost = append(r.trace.Cost, l.F)
-		r.prog.Report("trainpwgk", len(r.trace.Cost)-1, r.max)
-	}
-	return r.ctx.Err()
+	return p.mixture(x), trace, nil
 }
