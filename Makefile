@@ -9,7 +9,7 @@ DIST    := dist
 PREFIX  ?=
 EDGE    := build/edge
 
-.PHONY: all run test data web dist edge bench fuzz clean
+.PHONY: all run test data web dist edge node bench fuzz clean
 
 all: web
 
@@ -38,12 +38,19 @@ edge: data
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(EDGE)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w -X main.version=$(VERSION)" -o $(EDGE)/app.wasm ./cmd/edge
 
+## node: the npm packages the tests use (axe-core, wrangler), pinned by their lock files;
+## npm ci runs again only when a lock file changes
+NODE_DIRS := cmd/serve/testdata/axe cmd/edge
+node: $(addsuffix /node_modules/.package-lock.json,$(NODE_DIRS))
+%/node_modules/.package-lock.json: %/package-lock.json
+	npm ci --no-audit --no-fund --prefix $*
+
 ## run: build and serve the app
 run: web
 	$(GO) run ./cmd/serve -addr $(ADDR) -root $(WEB)
 
 ## test: every test; browser tests run in headless Chromium
-test: data web dist edge
+test: data web dist edge node
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 
