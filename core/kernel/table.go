@@ -164,9 +164,14 @@ func (t *Table) Divergence(w []float64, i, j int) float64 {
 		return 0
 	}
 	p := t.pair(i, j)
+	// One slice of each array per pair lets the compiler drop their bounds
+	// checks inside the loop; that matters most under WebAssembly.
+	pix := t.pix[t.off[p]:t.off[p+1]]
+	val := t.val[t.off[p]:t.off[p+1]]
+	val = val[:len(pix)]
 	var d float64
-	for e := t.off[p]; e < t.off[p+1]; e++ {
-		d += w[t.pix[e]] * float64(t.val[e])
+	for e, s := range pix {
+		d += w[s] * float64(val[e])
 	}
 	return d
 }
