@@ -264,7 +264,7 @@ func (t *CompareTab) table() app.UI {
 				m := t.Results[i]
 				wp, tp := "", ""
 				if m.Paired != nil {
-					wp, tp = fmt.Sprintf("%.3f", m.Paired.WilcoxonP), fmt.Sprintf("%.3f", m.Paired.TP)
+					wp, tp = pValue(m.Paired.WilcoxonP), pValue(m.Paired.TP)
 				}
 				return app.Tr().DataSet("method", m.Name).Body(
 					app.Th().Attr("scope", "row").Text(m.Name),
@@ -311,4 +311,13 @@ func (t *CompareTab) chart() app.UI {
 			Aria("label", "Mean accuracy per method with ± one standard deviation; the dashed line is the majority-class rate").Body(parts...),
 		app.FigCaption().Text("Mean accuracy over the folds, ± one standard deviation; dashed: always predicting the largest class."),
 	)
+}
+
+// pValue shows a p-value to three decimals, and the smallest ones as a
+// bound: "0.000" would read as certainty.
+func pValue(p float64) string {
+	if p < 0.001 {
+		return "< 0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
 }

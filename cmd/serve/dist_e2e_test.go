@@ -20,7 +20,7 @@ const distPrefix = "/wkpi-web"
 
 // buildDist runs cmd/static -hash for the sub-path into a new folder, from
 // the wasm binaries of `make web`. Brotli quality 1 keeps it quick; the
-// names, the shim and the service worker are those of `make dist`.
+// names, the app's environment and the service worker are those of `make dist`.
 func buildDist(t *testing.T, version string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "site")
@@ -94,7 +94,7 @@ func TestDistSubPath(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
 		chromedp.WaitEnabled(chromedp.CSS("#demo-MUTAG")),
 	)
-	step(t, ctx, "a demo dataset (hashed zip, fetched through the page's shim)",
+	step(t, ctx, "a demo dataset (hashed zip, its URL from the app's environment)",
 		chromedp.Click(chromedp.CSS("#demo-MUTAG")),
 		textContains("#summary-graphs", "188 graphs"),
 		chromedp.WaitVisible(chromedp.CSS(".graph-view svg circle")),

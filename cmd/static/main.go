@@ -91,8 +91,8 @@ func build(o options) error {
 	if err := copyDir(o.public, web); err != nil {
 		return err
 	}
-	// Paths the wasm code fetches by absolute URL; the page's shim maps
-	// them to the served names (see shim).
+	// Paths the wasm code fetches by absolute URL; it learns their served
+	// URLs from the app's environment (see urlsEnv).
 	fetched := []string{"/web/worker.js"}
 	for _, name := range ui.Demos {
 		if err := zipDir(filepath.Join(o.data, name), filepath.Join(web, "datasets", name+".zip")); err != nil {
@@ -126,10 +126,8 @@ func build(o options) error {
 		WasmContentLength: fmt.Sprint(wasm.Size()),
 		Resources:         res,
 	}
-	if s, err := shim(res, fetched); err != nil {
+	if h.Env, err = urlsEnv(res, fetched); err != nil {
 		return err
-	} else if s != "" {
-		h.RawHeaders = []string{s}
 	}
 	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
@@ -183,32 +181,21 @@ func (r resolver) Resolve(loc string) string {
 	return r.prefix + loc
 }
 
-// shim returns a script for the page that maps the URLs the wasm code
-// fetches by absolute path (the worker script, the demo datasets) to their
-// served URLs, or "" when they are served as named. It wraps fetch and the
-// Worker constructor, the only two ways the code loads them.
-func shim(res resolver, fetched []string) (string, error) {
-	m := map[string]string{}
+// urlsEnv returns the app's environment (go-app writes it into app.js;
+// the wasm reads it with app.Getenv): WKPI_URLS, a JSON map from the paths
+// the wasm code fetches by absolute URL (the worker script, the demo
+// datasets) to their served URLs, hashed and under the prefix. wasm/app
+// reads the same key and fetches a path it does not list as named.
+func urlsEnv(res resolver, fetched []string) (map[string]string, error) {
+	urls := map[string]string{}
 	for _, p := range fetched {
-		if u := res.Resolve(p); u != p {
-			m[p] = u
-		}
+		urls[p] = res.Resolve(p)
 	}
-	if len(m) == 0 {
-		return "", nil
-	}
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(urls)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return `<script>(() => {
-  const served = ` + string(b) + `;
-  const fix = (u) => (typeof u === "string" && served[u]) || u;
-  const fetch = self.fetch.bind(self);
-  self.fetch = (u, o) => fetch(fix(u), o);
-  const Worker = self.Worker;
-  if (Worker) self.Worker = class extends Worker { constructor(u, o) { super(fix(u), o); } };
-})();</script>`, nil
+	return map[string]string{"WKPI_URLS": string(b)}, nil
 }
 
 // hashFiles renames the wasm binaries, the worker script and the fetched

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,16 +22,41 @@ const maxWorkers = 4
 // datasets and IndexedDB for the dataset of the last visit.
 type backend struct {
 	*pool.Pool
+	urls  map[string]string // served URL of each path fetched, see url
 	mu    sync.Mutex
 	files map[string][]protocol.File // every dataset registered this visit
 }
 
 func newBackend() *backend {
 	n := js.Global().Get("navigator").Get("hardwareConcurrency").Int()
-	return &backend{
-		Pool:  pool.New(min(max(n, 1), maxWorkers), pool.Browser("/web/worker.js")),
-		files: map[string][]protocol.File{},
+	b := &backend{urls: servedURLs(), files: map[string][]protocol.File{}}
+	b.Pool = pool.New(min(max(n, 1), maxWorkers), pool.Browser(b.url("/web/worker.js")))
+	return b
+}
+
+// servedURLs reads WKPI_URLS, which cmd/static writes into the app's
+// environment: a JSON map from the absolute paths this code fetches to the
+// URLs the site serves them under (content-hashed names, a sub-path).
+func servedURLs() map[string]string {
+	s := app.Getenv("WKPI_URLS")
+	if s == "" {
+		return nil
 	}
+	var urls map[string]string
+	if err := json.Unmarshal([]byte(s), &urls); err != nil {
+		js.Global().Get("console").Call("warn", "WKPI_URLS is not a JSON map of URLs; fetching by path:", err.Error())
+		return nil
+	}
+	return urls
+}
+
+// url returns the URL path p is served under, p itself when the site did
+// not list it (a site served at the root with unhashed names).
+func (b *backend) url(p string) string {
+	if u, ok := b.urls[p]; ok {
+		return u
+	}
+	return p
 }
 
 func (b *backend) register(key string, files []protocol.File) {
@@ -42,7 +68,7 @@ func (b *backend) register(key string, files []protocol.File) {
 
 func (b *backend) Demo(name string, done func(string, error)) {
 	go func() {
-		resp, err := await(js.Global().Call("fetch", "/web/datasets/"+name+".zip"))
+		resp, err := await(js.Global().Call("fetch", b.url("/web/datasets/"+name+".zip")))
 		if err == nil && !resp.Get("ok").Bool() {
 			err = fmt.Errorf("HTTP %d", resp.Get("status").Int())
 		}
