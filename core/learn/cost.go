@@ -106,7 +106,7 @@ type evaluator struct {
 
 func newEvaluator(p Problem) *evaluator {
 	e := &evaluator{p: p, xi: make([]int32, len(p.Centres)), yi: make([]int32, len(p.Centres))}
-	if e.side = boxSide(p.Centres); !(e.side > 0) {
+	if e.side = BoxSide(p.Centres); !(e.side > 0) {
 		e.side = 1
 	}
 	if p.Contrast > 0 {
@@ -170,19 +170,8 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 		}
 		f -= p.Contrast * math.Log(bw/(e.totalMax*sw))
 	}
-	for _, wr := range mix.W {
-		f += p.Penalty * math.Exp(-wr)
-	}
-	prior := p.Prior > 0 && p.Anchor.Len() == m
-	lam, L := p.Prior/float64(m), e.side // lambda/m keeps the prior's scale independent of m
-	if prior {
-		a := p.Anchor
-		for r := 0; r < m; r++ {
-			dx, dy := (mix.X[r]-a.X[r])/L, (mix.Y[r]-a.Y[r])/L
-			ls, lw := math.Log(mix.Sigma[r]/a.Sigma[r]), math.Log(mix.W[r]/a.W[r])
-			f += lam * (dx*dx + dy*dy + ls*ls + lw*lw)
-		}
-	}
+	terms := MixtureTerms{Penalty: p.Penalty, Prior: p.Prior, Anchor: p.Anchor, Side: e.side}
+	f += terms.Value(mix)
 	if grad == nil {
 		return f
 	}
@@ -202,12 +191,57 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 			floats.AddScaled(g, -(num/den)/den, p.B[t])
 		}
 	}
-	*grad = Gradient{X: make([]float64, m), Y: make([]float64, m), Sigma: make([]float64, m), W: make([]float64, m)}
+	*grad = terms.Gradient(mix, p.Centres, phi, g)
+	return f
+}
+
+// MixtureTerms are the objective's terms on the mixture itself: the
+// paper's penalty Penalty sum_r exp(-W_r) and the quadratic prior around
+// Anchor, (Prior/m) sum_r [|centre_r - centre0_r|^2 / Side^2 +
+// ln^2(Sigma_r/Sigma0_r) + ln^2(W_r/W0_r)] (none when Prior is 0 or Anchor
+// has another length); Side is the length scale of the centres. Package
+// pdkernel's trainPWGK shares them.
+type MixtureTerms struct {
+	Penalty, Prior float64
+	Anchor         kernel.Mixture
+	Side           float64
+}
+
+func (t MixtureTerms) prior(m int) (on bool, lam float64) {
+	// lambda/m keeps the prior's scale independent of m.
+	return t.Prior > 0 && t.Anchor.Len() == m, t.Prior / float64(m)
+}
+
+// Value is the terms' value at mix.
+func (t MixtureTerms) Value(mix kernel.Mixture) float64 {
+	var f float64
+	for _, wr := range mix.W {
+		f += t.Penalty * math.Exp(-wr)
+	}
+	if on, lam := t.prior(mix.Len()); on {
+		a, L := t.Anchor, t.Side
+		for r := range mix.W {
+			dx, dy := (mix.X[r]-a.X[r])/L, (mix.Y[r]-a.Y[r])/L
+			ls, lw := math.Log(mix.Sigma[r]/a.Sigma[r]), math.Log(mix.W[r]/a.W[r])
+			f += lam * (dx*dx + dy*dy + ls*ls + lw*lw)
+		}
+	}
+	return f
+}
+
+// Gradient is the gradient in mix of sum_u g[u] w(points[u]), w the
+// mixture's weight function and phi[r][u] its unweighted component r at
+// points[u], plus the gradient of the terms.
+func (t MixtureTerms) Gradient(mix kernel.Mixture, points [][2]float64, phi [][]float64, g []float64) Gradient {
+	m := mix.Len()
+	grad := Gradient{X: make([]float64, m), Y: make([]float64, m), Sigma: make([]float64, m), W: make([]float64, m)}
+	on, lam := t.prior(m)
+	L := t.Side
 	for r := 0; r < m; r++ {
 		s2 := mix.Sigma[r] * mix.Sigma[r]
 		var gw, gx, gy, gs float64
-		for s, c := range p.Centres {
-			v := g[s] * phi[r][s]
+		for u, c := range points {
+			v := g[u] * phi[r][u]
 			if v == 0 {
 				// Also avoids 0 * Inf when a centre has drifted far away.
 				continue
@@ -218,12 +252,12 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 			gy += v * dy
 			gs += v * (dx*dx + dy*dy)
 		}
-		grad.W[r] = gw - p.Penalty*math.Exp(-mix.W[r])
+		grad.W[r] = gw - t.Penalty*math.Exp(-mix.W[r])
 		grad.X[r] = mix.W[r] * 2 * gx / s2
 		grad.Y[r] = mix.W[r] * 2 * gy / s2
 		grad.Sigma[r] = mix.W[r] * 2 * gs / (s2 * mix.Sigma[r])
-		if prior {
-			a := p.Anchor
+		if on {
+			a := t.Anchor
 			// d/dX of lambda/m ((X - X0)/L)^2, d/dSigma of lambda/m ln(Sigma/Sigma0)^2, ...
 			grad.X[r] += 2 * lam * (mix.X[r] - a.X[r]) / (L * L)
 			grad.Y[r] += 2 * lam * (mix.Y[r] - a.Y[r]) / (L * L)
@@ -231,11 +265,12 @@ func (e *evaluator) objective(mix kernel.Mixture, grad *Gradient) float64 {
 			grad.W[r] += 2 * lam * math.Log(mix.W[r]/a.W[r]) / mix.W[r]
 		}
 	}
-	return f
+	return grad
 }
 
-// boxSide returns the larger side of the bounding box of the centres.
-func boxSide(centres [][2]float64) float64 {
+// BoxSide returns the larger side of the bounding box of the points (0
+// when they do not spread): the length scale of the prior.
+func BoxSide(centres [][2]float64) float64 {
 	var side float64
 	for a := 0; a < 2; a++ {
 		lo, hi := math.Inf(1), math.Inf(-1)

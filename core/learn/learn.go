@@ -111,7 +111,7 @@ type Trace struct {
 	Converged  bool      `json:"converged"`
 }
 
-// params maps between a mixture and the optimiser's free vector
+// Params maps between a mixture and the optimiser's free vector
 // theta = [a | b | v | u]: X = lo_x + (hi_x - lo_x) sigmoid(a) and likewise
 // Y, with [lo, hi] the bounding box of the pixel centres widened by a
 // quarter of its size on each side (so that a centre on the image's edge
@@ -131,17 +131,26 @@ type Trace struct {
 // Why the floor on Sigma: a Gaussian much narrower than a pixel is invisible
 // to the grid, its gradient underflows to 0/0, and nothing pulls it back;
 // half the pixel spacing is the narrowest width the image can resolve.
-type params struct {
+//
+// Package pdkernel's trainPWGK shares it, with its own floor on Sigma.
+type Params struct {
 	m        int
 	sigmaMin float64
 	lo, span [2]float64 // the box of the centres, per axis
 }
 
-func newParams(m int, centres [][2]float64) params {
-	p := params{m: m, sigmaMin: pixelSpacing(centres) / 2}
+func newParams(m int, centres [][2]float64) Params {
+	return NewParams(m, centres, pixelSpacing(centres)/2)
+}
+
+// NewParams is the parametrisation of m components whose centres stay in
+// the box of points widened by a quarter on each side, with Sigma above
+// sigmaMin.
+func NewParams(m int, points [][2]float64, sigmaMin float64) Params {
+	p := Params{m: m, sigmaMin: sigmaMin}
 	for a := 0; a < 2; a++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, c := range centres {
+		for _, c := range points {
 			lo, hi = min(lo, c[a]), max(hi, c[a])
 		}
 		if !(hi > lo) || math.IsInf(hi-lo, 0) {
@@ -188,7 +197,8 @@ func pixelSpacing(centres [][2]float64) float64 {
 	return gap
 }
 
-func (p params) mixture(theta []float64) kernel.Mixture {
+// Mixture is the mixture at theta.
+func (p Params) Mixture(theta []float64) kernel.Mixture {
 	m := p.m
 	mix := kernel.Mixture{
 		X:     make([]float64, m),
@@ -215,7 +225,8 @@ func (p params) mixture(theta []float64) kernel.Mixture {
 	return mix
 }
 
-func (p params) theta(mix kernel.Mixture) []float64 {
+// Theta is the free vector of mix.
+func (p Params) Theta(mix kernel.Mixture) []float64 {
 	m := p.m
 	theta := make([]float64, 4*m)
 	var mean float64
@@ -234,14 +245,21 @@ func (p params) theta(mix kernel.Mixture) []float64 {
 }
 
 // objective returns f(theta) and, when grad is not nil, df/dtheta.
-func (p params) objective(e *evaluator, theta, grad []float64) float64 {
-	m := p.m
-	mix := p.mixture(theta)
+func (p Params) objective(e *evaluator, theta, grad []float64) float64 {
+	mix := p.Mixture(theta)
 	if grad == nil {
 		return e.objective(mix, nil)
 	}
 	var g Gradient
 	f := e.objective(mix, &g)
+	p.Chain(theta, mix, g, grad)
+	return f
+}
+
+// Chain writes into grad the gradient in theta of a function whose
+// gradient in the mixture mix = p.Mixture(theta) is g.
+func (p Params) Chain(theta []float64, mix kernel.Mixture, g Gradient, grad []float64) {
+	m := p.m
 	var wg float64 // sum_r dF/dW_r W_r / m
 	for r := 0; r < m; r++ {
 		wg += g.W[r] * mix.W[r] / float64(m)
@@ -253,7 +271,6 @@ func (p params) objective(e *evaluator, theta, grad []float64) float64 {
 		grad[2*m+r] = g.Sigma[r] * (mix.Sigma[r] - p.sigmaMin)
 		grad[3*m+r] = mix.W[r] * (g.W[r] - wg)
 	}
-	return f
 }
 
 // Learn trains the weight function on the training set of sums that leaves
@@ -370,9 +387,9 @@ func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog
 		return kernel.Mixture{}, Trace{}, err
 	}
 	p := newParams(init.Len(), prob.Centres)
-	theta := p.theta(init)
+	theta := p.Theta(init)
 	if prob.Anchor.Len() == 0 {
-		prob.Anchor = p.mixture(theta)
+		prob.Anchor = p.Mixture(theta)
 	} else if prob.Anchor.Len() != init.Len() {
 		return kernel.Mixture{}, Trace{}, fmt.Errorf("learn: anchor has %d components, mixture %d", prob.Anchor.Len(), init.Len())
 	}
@@ -381,7 +398,7 @@ func Fit(ctx context.Context, prob Problem, init kernel.Mixture, o Options, prog
 	if err != nil {
 		return kernel.Mixture{}, Trace{}, err
 	}
-	return p.mixture(x), trace, nil
+	return p.Mixture(x), trace, nil
 }
 
 // maxBatchStep bounds the first and longest trial step of LearnBatched in
@@ -394,7 +411,7 @@ const maxBatchStep = 0.1
 // (NewPairSums on the batch) and takes one gradient-descent step with
 // Armijo backtracking on the batch objective, the trial step adapting from
 // the step the previous batch accepted. It stops after o.MaxIter steps, or
-// when o.Patience steps in a row move no coordinate of theta (see params)
+// when o.Patience steps in a row move no coordinate of theta (see Params)
 // by more than o.Tol: costs of different batches differ by more than Tol
 // at any fixed mixture, so the cost test of Fit does not apply. Trace.Cost
 // holds each batch's cost before its step. With
@@ -427,8 +444,8 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 	}
 	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0xbf58476d1ce4e5b9))
 	p := newParams(init.Len(), centres)
-	theta := p.theta(init)
-	anchor := p.mixture(theta)
+	theta := p.Theta(init)
+	anchor := p.Mixture(theta)
 	var trace Trace
 	var alpha, alphaMax float64 // accepted step length, carried across batches
 	calm := 0                   // steps in a row that moved theta by <= Tol
@@ -468,7 +485,7 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 			break
 		}
 	}
-	return p.mixture(theta), trace, nil
+	return p.Mixture(theta), trace, nil
 }
 
 // batchStep takes one Armijo gradient step on a batch from theta (updated

@@ -236,9 +236,9 @@ func checkGradient(t *testing.T, prob Problem, mix kernel.Mixture) {
 			}
 		}
 	}
-	// The optimiser's gradient in theta (see params) too.
+	// The optimiser's gradient in theta (see Params) too.
 	p := newParams(mix.Len(), prob.Centres)
-	theta := p.theta(mix)
+	theta := p.Theta(mix)
 	grad := make([]float64, len(theta))
 	p.objective(newEvaluator(prob), theta, grad)
 	for q := range theta {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -156,7 +155,7 @@ func newPWGKProblem(diagrams [][]persistence.Point, labels []int, rho float64) (
 	}
 	pr.eb, pr.ed = table(bv), table(dv)
 	pr.side = 1
-	if s := boxSide(pr.xy); s > 0 {
+	if s := learn.BoxSide(pr.xy); s > 0 {
 		pr.side = s
 	}
 	return pr, nil
@@ -266,19 +265,8 @@ func (pr *pwgkProblem) objective(mix kernel.Mixture, grad *learn.Gradient) float
 		}
 		f -= pr.contrast * math.Log(R)
 	}
-	for _, wr := range mix.W {
-		f += pr.penalty * math.Exp(-wr)
-	}
-	prior := pr.prior > 0 && pr.anchor.Len() == m
-	lam, L := pr.prior/float64(m), pr.side
-	if prior {
-		a := pr.anchor
-		for r := range m {
-			dx, dy := (mix.X[r]-a.X[r])/L, (mix.Y[r]-a.Y[r])/L
-			ls, lw := math.Log(mix.Sigma[r]/a.Sigma[r]), math.Log(mix.W[r]/a.W[r])
-			f += lam * (dx*dx + dy*dy + ls*ls + lw*lw)
-		}
-	}
+	terms := learn.MixtureTerms{Penalty: pr.penalty, Prior: pr.prior, Anchor: pr.anchor, Side: pr.side}
+	f += terms.Value(mix)
 	if grad == nil {
 		return f
 	}
@@ -303,33 +291,7 @@ func (pr *pwgkProblem) objective(mix kernel.Mixture, grad *learn.Gradient) float
 			g[u] += pr.contrast * (dQ - qAll*dS/S[all]) / (n * S[all] * R)
 		}
 	}
-	*grad = zeroGradient(m)
-	for r := range m {
-		s2 := mix.Sigma[r] * mix.Sigma[r]
-		var gw, gx, gy, gs float64
-		for u, z := range pr.xy {
-			v := g[u] * phi[r][u]
-			if v == 0 {
-				continue
-			}
-			dx, dy := z[0]-mix.X[r], z[1]-mix.Y[r]
-			gw += v
-			gx += v * dx
-			gy += v * dy
-			gs += v * (dx*dx + dy*dy)
-		}
-		grad.W[r] = gw - pr.penalty*math.Exp(-mix.W[r])
-		grad.X[r] = mix.W[r] * 2 * gx / s2
-		grad.Y[r] = mix.W[r] * 2 * gy / s2
-		grad.Sigma[r] = mix.W[r] * 2 * gs / (s2 * mix.Sigma[r])
-		if prior {
-			a := pr.anchor
-			grad.X[r] += 2 * lam * (mix.X[r] - a.X[r]) / (L * L)
-			grad.Y[r] += 2 * lam * (mix.Y[r] - a.Y[r]) / (L * L)
-			grad.Sigma[r] += 2 * lam * math.Log(mix.Sigma[r]/a.Sigma[r]) / mix.Sigma[r]
-			grad.W[r] += 2 * lam * math.Log(mix.W[r]/a.W[r]) / mix.W[r]
-		}
-	}
+	*grad = terms.Gradient(mix, pr.xy, phi, g)
 	return f
 }
 
@@ -337,108 +299,35 @@ func zeroGradient(m int) learn.Gradient {
 	return learn.Gradient{X: make([]float64, m), Y: make([]float64, m), Sigma: make([]float64, m), W: make([]float64, m)}
 }
 
-// boxSide returns the larger side of the bounding box of the points.
-func boxSide(pts [][2]float64) float64 {
-	var side float64
-	for a := range 2 {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, c := range pts {
-			lo, hi = min(lo, c[a]), max(hi, c[a])
-		}
-		if hi > lo {
-			side = max(side, hi-lo)
-		}
-	}
-	return side
-}
-
-// params maps a mixture to the optimiser's free vector
-// theta = [a | b | v | u] as package learn does (see its params type):
-// X = lo_x + span_x sigmoid(a), likewise Y, in the box of the points
-// widened by a quarter on each side; Sigma = sigmaMin + exp(v);
-// W = m softmax(u), which removes the scale direction along which TC is
-// constant. sigmaMin is half the smaller of rho (the PWGK cannot tell
-// points closer than about rho apart) and a tenth of the box.
-type params struct {
-	m        int
-	sigmaMin float64
-	lo, span [2]float64
-}
-
-func newParams(m int, pts [][2]float64, rho float64) params {
-	p := params{m: m}
+// newParams is package learn's parametrisation of the mixture (centres in
+// the widened box of the points, Sigma above a floor, W = m softmax(u))
+// with the floor on Sigma half the smaller of rho (the PWGK cannot tell
+// points closer than about rho apart) and a tenth of the box's smaller
+// side (a unit side where the points do not spread, as learn's box).
+func newParams(m int, pts [][2]float64, rho float64) learn.Params {
+	side := math.Inf(1)
 	for a := range 2 {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, c := range pts {
 			lo, hi = min(lo, c[a]), max(hi, c[a])
 		}
 		if !(hi > lo) {
-			lo, hi = lo-0.5, lo+0.5
+			lo, hi = 0, 1
 		}
-		margin := (hi - lo) / 4
-		p.lo[a], p.span[a] = lo-margin, hi-lo+2*margin
+		side = min(side, hi-lo)
 	}
-	p.sigmaMin = min(rho, min(p.span[0], p.span[1])/15) / 2 // span/15 = box/10
-	return p
-}
-
-func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }
-
-func logit(t float64) float64 {
-	t = min(max(t, 1e-9), 1-1e-9)
-	return math.Log(t / (1 - t))
-}
-
-func (p params) mixture(theta []float64) kernel.Mixture {
-	m := p.m
-	mix := kernel.Mixture{X: make([]float64, m), Y: make([]float64, m), Sigma: make([]float64, m), W: make([]float64, m)}
-	u := theta[3*m:]
-	top := slices.Max(u)
-	var z float64
-	for r := range m {
-		mix.X[r] = p.lo[0] + p.span[0]*sigmoid(theta[r])
-		mix.Y[r] = p.lo[1] + p.span[1]*sigmoid(theta[m+r])
-		mix.Sigma[r] = p.sigmaMin + math.Exp(theta[2*m+r])
-		mix.W[r] = math.Exp(u[r] - top)
-		z += mix.W[r]
-	}
-	floats.Scale(float64(m)/z, mix.W)
-	return mix
-}
-
-func (p params) theta(mix kernel.Mixture) []float64 {
-	m := p.m
-	theta := make([]float64, 4*m)
-	mean := floats.Sum(mix.W) / float64(m)
-	for r := range m {
-		theta[r] = logit((mix.X[r] - p.lo[0]) / p.span[0])
-		theta[m+r] = logit((mix.Y[r] - p.lo[1]) / p.span[1])
-		theta[2*m+r] = math.Log(max(mix.Sigma[r]-p.sigmaMin, 1e-3*p.sigmaMin, 1e-300))
-		theta[3*m+r] = math.Log(max(mix.W[r], 1e-12*mean))
-	}
-	return theta
+	return learn.NewParams(m, pts, min(rho, side/10)/2)
 }
 
 // objective returns f(theta) and, when grad is not nil, df/dtheta.
-func (p params) objective(pr *pwgkProblem, theta, grad []float64) float64 {
-	m := p.m
-	mix := p.mixture(theta)
+func objective(p learn.Params, pr *pwgkProblem, theta, grad []float64) float64 {
+	mix := p.Mixture(theta)
 	if grad == nil {
 		return pr.objective(mix, nil)
 	}
 	var g learn.Gradient
 	f := pr.objective(mix, &g)
-	var wg float64
-	for r := range m {
-		wg += g.W[r] * mix.W[r] / float64(m)
-	}
-	for r := range m {
-		sx, sy := sigmoid(theta[r]), sigmoid(theta[m+r])
-		grad[r] = g.X[r] * p.span[0] * sx * (1 - sx)
-		grad[m+r] = g.Y[r] * p.span[1] * sy * (1 - sy)
-		grad[2*m+r] = g.Sigma[r] * (mix.Sigma[r] - p.sigmaMin)
-		grad[3*m+r] = mix.W[r] * (g.W[r] - wg)
-	}
+	p.Chain(theta, mix, g, grad)
 	return f
 }
 
@@ -481,12 +370,12 @@ func LearnPWGK(ctx context.Context, diagrams [][]persistence.Point, labels []int
 	}
 	pr.penalty, pr.contrast, pr.prior = o.Penalty, o.Contrast, o.Prior
 	p := newParams(init.Len(), pr.xy, rho)
-	theta := p.theta(init)
-	pr.anchor = p.mixture(theta)
+	theta := p.Theta(init)
+	pr.anchor = p.Mixture(theta)
 
-	x, trace, err := learn.Minimize(ctx, func(theta, grad []float64) float64 { return p.objective(pr, theta, grad) }, theta, o, "trainpwgk", prog)
+	x, trace, err := learn.Minimize(ctx, func(theta, grad []float64) float64 { return objective(p, pr, theta, grad) }, theta, o, "trainpwgk", prog)
 	if err != nil {
 		return kernel.Mixture{}, learn.Trace{}, fmt.Errorf("pdkernel: %w", err)
 	}
-	return p.mixture(x), trace, nil
+	return p.Mixture(x), trace, nil
 }

@@ -89,7 +89,7 @@ func TestPWGKObjectiveBruteForce(t *testing.T) {
 			}
 		}
 		want -= 0.1 * math.Log(sumD2/(2*float64(len(ds))*trace))
-		L := boxSide(pr.xy)
+		L := learn.BoxSide(pr.xy)
 		for r := range mix.W {
 			want += 0.5 * math.Exp(-mix.W[r])
 			want += 0.3 / 3 * (math.Pow((mix.X[r]-anchor.X[r])/L, 2) + math.Pow((mix.Y[r]-anchor.Y[r])/L, 2) +
@@ -136,22 +136,22 @@ func TestPWGKGradientFiniteDifferences(t *testing.T) {
 	}
 	pts := pr.xy
 	p := newParams(mix.Len(), pts, 0.2)
-	theta := p.theta(mix)
+	theta := p.Theta(mix)
 	grad := make([]float64, len(theta))
-	p.objective(pr, theta, grad)
+	objective(p, pr, theta, grad)
 	for q := range theta {
 		old := theta[q]
 		theta[q] = old + h
-		fp := p.objective(pr, theta, nil)
+		fp := objective(p, pr, theta, nil)
 		theta[q] = old - h
-		fm := p.objective(pr, theta, nil)
+		fm := objective(p, pr, theta, nil)
 		theta[q] = old
 		if fd := (fp - fm) / (2 * h); math.Abs(fd-grad[q]) > 1e-6*math.Max(1, math.Abs(fd)) {
 			t.Errorf("d/dtheta[%d]: analytic %v, finite difference %v", q, grad[q], fd)
 		}
 	}
 	// The parametrisation reproduces the mixture (weights rescaled to mean 1).
-	back := p.mixture(theta)
+	back := p.Mixture(theta)
 	for r := range mix.W {
 		if math.Abs(back.X[r]-mix.X[r]) > 1e-9 || math.Abs(back.Sigma[r]-mix.Sigma[r]) > 1e-9 ||
 			math.Abs(back.W[r]-mix.W[r]*3/(1.2+0.7+1.1)) > 1e-9 {
