@@ -161,12 +161,11 @@ func (r *Root) answer(ctx app.Context, a string) {
 	}
 }
 
-// runCV splits the folds over all workers but one, one job per worker with
-// every n-th fold (each computes the features and the pair sums once for
-// its folds), and trains the final model on the whole dataset beside them
-// on the remaining worker (on a quiet 2-core machine 2.4-2.5 s against
-// 2.7-3.1 s with the folds on every worker and the training queued behind
-// them: docs/browser-benchmarks.md).
+// runCV splits the folds over the workers, one job per worker with every
+// n-th fold (each computes the features and the pair sums once for its
+// folds), and queues the final training on the whole dataset behind them.
+// (Training beside the folds on a worker of its own measured slower on
+// the 2-core build machine: docs/browser-benchmarks.md.)
 func (r *Root) runCV(ctx app.Context, modelName string) {
 	if r.summary == nil || r.form == nil {
 		return
@@ -196,7 +195,7 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 			})
 		}
 	}
-	chunks := min(max(r.Backend.Size()-1, 1), folds)
+	chunks := min(max(r.Backend.Size(), 1), folds)
 	for k := range chunks {
 		t := form
 		t.Only = nil

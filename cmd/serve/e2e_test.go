@@ -76,6 +76,18 @@ func stepWithin(t *testing.T, ctx context.Context, limit time.Duration, name str
 	t.Logf("%s: %v", name, time.Since(start).Round(time.Millisecond))
 }
 
+// openMUTAG loads the app from url, opens the MUTAG demo dataset, then
+// takes the given actions (usually: open a tab).
+func openMUTAG(url string, then ...chromedp.Action[chromedp.Void]) []chromedp.Action[chromedp.Void] {
+	return append([]chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(url),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		chromedp.WaitEnabled(chromedp.CSS("#demo-MUTAG")),
+		chromedp.Click(chromedp.CSS("#demo-MUTAG")),
+		textContains("#summary-graphs", "188 graphs"),
+	}, then...)
+}
+
 // textContains waits until the element's text contains want.
 func textContains(sel, want string) chromedp.Action[chromedp.Void] {
 	return until(fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, sel, want))
