@@ -44,10 +44,11 @@ func (c *ClassifyTab) Render() app.UI {
 	return app.Div().Class("tab-body").Body(
 		app.Section().Class("card").Body(
 			app.H2().Text("Classify graphs with the model of "+c.Model.Dataset),
-			app.P().ID("classify-about").Text(fmt.Sprintf(
-				"The model sees the structure of a graph only: atom and bond types (node and edge labels) are ignored, so two molecules of the same shape get the same class. "+
-					"Its classes are %s, the labels of %s's graph label file; %s's files do not say what they mean.",
-				classList(c.Model.Classes), c.Model.Dataset, c.Model.Dataset)),
+			app.P().ID("classify-about").Body(
+				app.Strong().ID("classify-mode").Text(modeLine(c.Model.Mode)),
+				app.Text(fmt.Sprintf(" Its classes are %s, the labels of %s's graph label file; %s's files do not say what they mean.",
+					classList(c.Model.Classes), c.Model.Dataset, c.Model.Dataset)),
+			),
 			app.Div().ID("classify-drop").Class("dropzone").
 				OnDragOver(func(ctx app.Context, e app.Event) { e.PreventDefault() }).
 				OnDrop(func(ctx app.Context, e app.Event) {
@@ -126,6 +127,15 @@ func (c *ClassifyTab) results() app.UI {
 				Caption: "The learned weight function with this graph's diagram points."},
 		),
 	)
+}
+
+// modeLine says what a model of mode (protocol.Info.Mode) looks at.
+func modeLine(mode string) string {
+	if mode == "node labels" {
+		return "Mode: node labels: atom types used. The model sees the structure of a graph and where each of its commonest node labels (atom types) sits; bond types are ignored. " +
+			"Molfiles need a model trained with the dataset's code table (the \"Node labels\" table of its README.txt, which the demo datasets include)."
+	}
+	return "Mode: structure only: atom and bond types ignored. The model sees the structure of a graph only (node and edge labels are ignored), so two molecules of the same shape get the same class."
 }
 
 // className names a class for people: "class -1".

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -34,7 +35,7 @@ const (
 	heatLeft, heatTop, heatSize = 18.0, 3.0, 79.0
 )
 
-// Render draws one rect per sample in an inner view box of Cols x Rows
+// Render draws one pixel per sample in an inner view box of Cols x Rows
 // units, placed in an outer view box with the axes.
 func (v *HeatView) Render() app.UI {
 	g := v.Grid
@@ -52,10 +53,10 @@ func (v *HeatView) Render() app.UI {
 			hi = 1
 		}
 	}
-	fill := func(x float64) string { return colour(x / hi) }
+	fill := func(x float64) color.RGBA { return viridisRGB(x / hi) }
 	lowLabel := "0"
 	if v.Diverging {
-		fill = func(x float64) string { return diverging(x / hi) }
+		fill = func(x float64) color.RGBA { return divergingRGB(x / hi) }
 		lowLabel = fmt.Sprintf("%.3g", -hi)
 	}
 	// Points in grid units; those off the grid are counted, not drawn,
@@ -101,12 +102,7 @@ func (v *HeatView) Render() app.UI {
 				g.Rows, g.Cols, g.MinX, maxX, g.MinY, maxY)).Body(
 			svg("svg").Attr("x", num(heatLeft)).Attr("y", num(heatTop)).Attr("width", num(w)).Attr("height", num(h)).
 				Attr("viewBox", fmt.Sprintf("0 0 %d %d", g.Cols, g.Rows)).Attr("preserveAspectRatio", "none").Body(
-				svg("g").Attr("shape-rendering", "crispEdges").Body(
-					app.Range(v.Values).Slice(func(k int) app.UI {
-						return svg("rect").Attr("x", k%g.Cols).Attr("y", g.Rows-1-k/g.Cols).
-							Attr("width", "1").Attr("height", "1").Attr("fill", fill(v.Values[k]))
-					}),
-				),
+				pixels(v.Values, g.Rows, g.Cols, fill),
 				svg("g").Class("centres").Body(
 					app.Range(centres).Slice(func(i int) app.UI {
 						c := centres[i]
@@ -155,27 +151,23 @@ func gradient(div bool) string {
 		t := float64(i) / 4
 		c := colour(t)
 		if div {
-			c = diverging(2*t - 1)
+			c = css(divergingRGB(2*t - 1))
 		}
 		stops += ", " + c
 	}
 	return "linear-gradient(to right" + stops + ")"
 }
 
-// diverging maps t in [-1, 1] (clamped) from blue through white to red
+// divergingRGB maps t in [-1, 1] (clamped) from blue through white to red
 // (ColorBrewer RdBu ends), for signed values such as a difference.
-func diverging(t float64) string {
+func divergingRGB(t float64) color.RGBA {
 	if math.IsNaN(t) {
-		return "#999"
+		return missing
 	}
 	t = math.Max(-1, math.Min(1, t))
 	end := [3]float64{178, 24, 43} // red
 	if t < 0 {
 		end, t = [3]float64{33, 102, 172}, -t // blue
 	}
-	var c [3]int
-	for k := range c {
-		c[k] = int(math.Round(255*(1-t) + end[k]*t))
-	}
-	return fmt.Sprintf("rgb(%d,%d,%d)", c[0], c[1], c[2])
+	return blend([3]float64{255, 255, 255}, end, t)
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"image/color"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -19,7 +20,7 @@ type ImageView struct {
 	Image []float64 // Rows*Cols, row-major
 }
 
-// Render draws one rect per pixel in a view box of Cols x Rows units.
+// Render draws the image in a view box of Cols x Rows units.
 func (v *ImageView) Render() app.UI {
 	g := v.Grid
 	_, hi, ok := span(v.Image)
@@ -29,14 +30,9 @@ func (v *ImageView) Render() app.UI {
 	}
 	return app.Figure().Class("image-view").ID(v.ID).Body(
 		svg("svg").Attr("viewBox", fmt.Sprintf("0 0 %d %d", g.Cols, g.Rows)).
-			Attr("preserveAspectRatio", "none").Attr("shape-rendering", "crispEdges").Attr("role", "img").
+			Attr("preserveAspectRatio", "none").Attr("role", "img").
 			Aria("label", fmt.Sprintf("Persistence image, %d by %d pixels", g.Rows, g.Cols)).Body(
-			app.Range(v.Image).Slice(func(k int) app.UI {
-				row, col := k/g.Cols, k%g.Cols
-				return svg("rect").Attr("x", col).Attr("y", g.Rows-1-row).
-					Attr("width", "1").Attr("height", "1").
-					Attr("fill", colour(v.Image[k]/hi))
-			}),
+			pixels(v.Image, g.Rows, g.Cols, func(x float64) color.RGBA { return viridisRGB(x / hi) }),
 		),
 		app.FigCaption().Text(fmt.Sprintf("On the dataset's grid used for training: birth %.3g to %.3g across, persistence %.3g to %.3g up; brighter is more mass.",
 			g.MinX, g.MinX+float64(g.Cols)*g.Pixel, g.MinY, g.MinY+float64(g.Rows)*g.Pixel)),

@@ -84,7 +84,7 @@ func (m *ModelsTab) list() app.UI {
 					return app.Tr().DataSet("name", k.Name).Body(
 						app.Td().Class("model-name").Text(k.Name),
 						app.Td().Text(k.Info.Dataset),
-						app.Td().Text(fmt.Sprintf("%s, m %d, σ %g, C %g", label(Descriptors, k.Info.Descriptor), k.Info.M, k.Info.Sigma, k.Info.C)),
+						app.Td().Text(fmt.Sprintf("%s, m %d, σ %g, C %g", descriptorSet(k.Info), k.Info.M, k.Info.Sigma, k.Info.C)),
 						app.Td().Class("model-accuracy").Text(acc),
 						app.Td().Body(
 							app.If(k.Current, func() app.UI { return app.Span().Class("pill").Text("in use") }).Else(func() app.UI {
@@ -118,7 +118,7 @@ func (m *ModelsTab) card() app.UI {
 			app.Dl().Body(
 				app.Dt().Text("Trained on"), app.Dd().ID("model-dataset").Text(i.Dataset),
 				app.Dt().Text("Classes"), app.Dd().Text(strings.Join(i.Classes, ", ")),
-				app.Dt().Text("Descriptor"), app.Dd().Text(label(Descriptors, i.Descriptor)),
+				app.Dt().Text("Descriptor"), app.Dd().Text(descriptorSet(i)),
 				app.Dt().Text("Weight function"), app.Dd().Text(fmt.Sprintf("%d Gaussians, %s start", i.M, label(Inits, i.Init))),
 				app.Dt().Text("Kernel width σ, SVM C"), app.Dd().Text(fmt.Sprintf("%g, %g", i.Sigma, i.C)),
 				app.Dt().Text("Support vectors"), app.Dd().Text(fmt.Sprint(i.Support)),
@@ -135,4 +135,12 @@ func (m *ModelsTab) card() app.UI {
 			&HeatView{ID: "model-heat", Grid: i.Grid, Values: m.Weight, Centres: i.Centres, Caption: "The model's weight function."},
 		),
 	)
+}
+
+// descriptorSet names a model's descriptor and its extra ones, if any.
+func descriptorSet(i *protocol.Info) string {
+	if i.Extra == "" {
+		return label(Descriptors, i.Descriptor)
+	}
+	return label(Descriptors, i.Descriptor) + " + " + strings.ReplaceAll(i.Extra, ",", ", ")
 }

@@ -22,7 +22,9 @@ type Root struct {
 	Backend Backend
 
 	ctx app.Context // Root's own context: children's events must update Root
-	tab string
+	// mounted is set once the page runs (not in tests or prerendering).
+	mounted bool
+	tab     string
 
 	key      string // current dataset, as the Backend named it
 	summary  *protocol.Summary
@@ -72,7 +74,7 @@ func (r *Root) OnAppUpdate(ctx app.Context) {
 
 // OnMount restores the dataset of an earlier visit.
 func (r *Root) OnMount(ctx app.Context) {
-	r.ctx = ctx
+	r.ctx, r.mounted = ctx, true
 	if r.Backend == nil {
 		return
 	}

@@ -173,9 +173,9 @@ func TestHeatViewScaleAxesCentres(t *testing.T) {
 	g := protocol.Grid{MinX: 0, MinY: 0, Pixel: 1, Rows: 2, Cols: 2}
 	// A shared maximum of 8: the value 4 is half way up the scale.
 	html := app.HTMLString(&HeatView{Grid: g, Values: []float64{0, 1, 2, 4}, Max: 8, Centres: [][2]float64{{1, 1}, {5, 5}}})
-	rects := elems(html, "rect")
-	if len(rects) != 4 || rects[3]["fill"] != colour(0.5) {
-		t.Errorf("samples %v: want 4 with the last at half the shared scale", rects)
+	px := rasterPixels(t, html)
+	if len(px) != 4 || px[3] != colour(0.5) {
+		t.Errorf("samples %v: want 4 with the last at half the shared scale", px)
 	}
 	if !strings.Contains(html, `data-max="8"`) || !strings.Contains(html, ">birth<") || !strings.Contains(html, ">persistence<") ||
 		!strings.Contains(html, "colour-bar") || strings.Count(html, "<path") != 1 {
@@ -183,9 +183,9 @@ func TestHeatViewScaleAxesCentres(t *testing.T) {
 	}
 	// A difference: -2 is the bottom of the scale, +2 its top, 0 white.
 	html = app.HTMLString(&HeatView{Grid: g, Values: []float64{-2, 0, 1, 2}, Diverging: true})
-	rects = elems(html, "rect")
-	if rects[0]["fill"] != "rgb(33,102,172)" || rects[1]["fill"] != "rgb(255,255,255)" || rects[3]["fill"] != "rgb(178,24,43)" {
-		t.Errorf("difference colours %v", rects)
+	px = rasterPixels(t, html)
+	if len(px) != 4 || px[0] != "rgb(33,102,172)" || px[1] != "rgb(255,255,255)" || px[3] != "rgb(178,24,43)" {
+		t.Errorf("difference colours %v", px)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -102,14 +103,32 @@ func (r *Root) deleteModel(name string) {
 }
 
 func (r *Root) saveModels() {
-	list := make([]savedModel, len(r.models))
-	for i, m := range r.models {
-		list[i] = savedModel{Name: m.name, Data: m.data, Accuracy: m.accuracy, Settings: m.settings}
+	r.afterPaint(func() {
+		list := make([]savedModel, len(r.models))
+		for i, m := range r.models {
+			list[i] = savedModel{Name: m.name, Data: m.data, Accuracy: m.accuracy, Settings: m.settings}
+		}
+		data, err := json.Marshal(list)
+		if err == nil {
+			r.Backend.Put(keyModels, data)
+		}
+	})
+}
+
+// savePause lets the browser paint an update before afterPaint's work.
+const savePause = 50 * time.Millisecond
+
+// afterPaint runs f on the UI goroutine once the browser has painted the
+// current update: saving (the JSON of every kept model, then IndexedDB)
+// took tens of milliseconds of the main thread at the end of a run,
+// after which the results appeared (docs/browser-benchmarks.md). Before
+// the page is mounted (tests, prerendering) f runs at once.
+func (r *Root) afterPaint(f func()) {
+	if !r.mounted {
+		f()
+		return
 	}
-	data, err := json.Marshal(list)
-	if err == nil {
-		r.Backend.Put(keyModels, data)
-	}
+	r.ctx.After(savePause, func(app.Context) { f() })
 }
 
 // restoreModels loads the models of earlier visits, each checked by a
@@ -172,10 +191,12 @@ func (r *Root) saveRun(c *cvRun) {
 	run := &savedRun{Key: r.key, Used: c.used, Folds: c.folds, Report: c.report, Info: c.info,
 		Before: c.before, After: c.after, Seconds: c.seconds}
 	r.lastRun = run
-	data, err := json.Marshal(run)
-	if err == nil {
-		r.Backend.Put(keyResults, data)
-	}
+	r.afterPaint(func() {
+		data, err := json.Marshal(run)
+		if err == nil {
+			r.Backend.Put(keyResults, data)
+		}
+	})
 }
 
 // restoreRun reads the last run of an earlier visit; load shows it once

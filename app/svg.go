@@ -1,7 +1,12 @@
 package app
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -19,19 +24,54 @@ func num(v float64) string { return fmt.Sprintf("%.4g", v) }
 // perceptually uniform and readable by colour-blind users.
 var viridis = [][3]float64{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}
 
+// missing is the colour of a NaN sample.
+var missing = color.RGBA{153, 153, 153, 255}
+
 // colour maps t in [0,1] (clamped) to a CSS colour on the viridis scale.
-func colour(t float64) string {
+func colour(t float64) string { return css(viridisRGB(t)) }
+
+func viridisRGB(t float64) color.RGBA {
 	if math.IsNaN(t) {
-		return "#999"
+		return missing
 	}
 	t = math.Max(0, math.Min(1, t)) * float64(len(viridis)-1)
 	i := int(math.Min(t, float64(len(viridis)-2)))
-	f := t - float64(i)
-	var c [3]int
+	return blend(viridis[i], viridis[i+1], t-float64(i))
+}
+
+// blend mixes two RGB colours, f of the way from a to b.
+func blend(a, b [3]float64, f float64) color.RGBA {
+	var c [3]uint8
 	for k := range c {
-		c[k] = int(math.Round(viridis[i][k]*(1-f) + viridis[i+1][k]*f))
+		c[k] = uint8(math.Round(a[k]*(1-f) + b[k]*f))
 	}
-	return fmt.Sprintf("rgb(%d,%d,%d)", c[0], c[1], c[2])
+	return color.RGBA{c[0], c[1], c[2], 255}
+}
+
+func css(c color.RGBA) string { return fmt.Sprintf("rgb(%d,%d,%d)", c.R, c.G, c.B) }
+
+// raster draws rows x cols samples (row-major, row 0 at the bottom) as a
+// PNG data URL, one pixel per sample: an SVG <image> of it costs the page
+// one element where a <rect> per sample cost 1,600 per view and about
+// 0.3 s of main-thread time for the Train tab's three heat maps
+// (docs/browser-benchmarks.md).
+func raster(values []float64, rows, cols int, fill func(float64) color.RGBA) string {
+	img := image.NewRGBA(image.Rect(0, 0, cols, rows))
+	for k, v := range values {
+		img.SetRGBA(k%cols, rows-1-k/cols, fill(v))
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return "" // an in-memory RGBA image always encodes
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// pixels is the <image> element of a raster, inside an SVG whose view box
+// is cols x rows units.
+func pixels(values []float64, rows, cols int, fill func(float64) color.RGBA) app.HTMLElem {
+	return svg("image").Class("pixels").Attr("href", raster(values, rows, cols, fill)).
+		Attr("width", cols).Attr("height", rows).Attr("preserveAspectRatio", "none")
 }
 
 // span returns the minimum and maximum of the finite values of v, and

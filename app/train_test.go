@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,13 +21,16 @@ func TestHeatViewPointsAndLayout(t *testing.T) {
 	vals := []float64{0, 1, 2, 3, 4, 5, 6, 8}
 	pts := [][2]float64{{1, 0}, {2, 0.75}, {3, 1}, {5, 0.5}} // the last lies off the grid
 	html := app.HTMLString(&HeatView{ID: "h", Grid: g, Values: vals, Points: pts})
-	rects := elems(html, "rect")
-	if len(rects) != 8 {
-		t.Fatalf("%d samples drawn, want 8", len(rects))
+	px := rasterPixels(t, html)
+	if len(px) != 8 {
+		t.Fatalf("%d samples drawn, want 8", len(px))
 	}
-	// Sample 5 is row 1 (top, y = 0), column 1, at 5/8 of the scale.
-	if r := rects[5]; r["x"] != "1" || r["y"] != "0" || r["fill"] != colour(5.0/8) {
-		t.Errorf("sample 5: %v", r)
+	// Every sample in its place (row 0 at the bottom), on the scale of the
+	// maximum, 8.
+	for k, v := range vals {
+		if px[k] != colour(v/8) {
+			t.Errorf("sample %d: %s, want %s", k, px[k], colour(v/8))
+		}
 	}
 	// Hand-placed: x = (birth-1)/0.5, y = 2 - persistence/0.5.
 	want := [][2]string{{"0", "2"}, {"2", "0.5"}, {"4", "0"}}
@@ -204,5 +208,44 @@ func TestTrainTabWhileRunning(t *testing.T) {
 	}
 	if strings.Contains(html, "confusion-learned") {
 		t.Error("a confusion matrix before the merge")
+	}
+}
+
+// TestTrainFormIssue8Choices: the descriptor set, image normalisation,
+// objective and block scales are offered, show the form's values, and
+// the settings line of a run names them.
+func TestTrainFormIssue8Choices(t *testing.T) {
+	s := &protocol.Summary{Name: "MUTAG", Graphs: 188}
+	f := protocol.Training{Descriptor: "ricci", Folds: 10, Extra: "hks,degree", Raw: true, Objective: "cka", ChannelScales: true}
+	html := app.HTMLString(&TrainTab{Summary: s, Form: &f})
+	for id, want := range map[string]string{"train-extra": "hks,degree", "train-images": "raw", "train-objective": "cka", "train-scales": "on"} {
+		i := strings.Index(html, `id="`+id+`"`)
+		if i < 0 {
+			t.Errorf("no #%s in the form", id)
+			continue
+		}
+		sel := html[i : i+strings.Index(html[i:], "</select>")]
+		var chosen []string
+		// go-app writes attributes in map order, and selected bare.
+		for _, tag := range regexp.MustCompile(`<option[^>]*>`).FindAllString(sel, -1) {
+			if regexp.MustCompile(`\sselected[\s>]`).MatchString(tag) {
+				chosen = append(chosen, regexp.MustCompile(`value="([^"]*)"`).FindStringSubmatch(tag)[1])
+			}
+		}
+		if n := strings.Count(sel, "<option>"); n > 0 {
+			t.Errorf("#%s: %d options without a value (the browser would send their text)", id, n)
+		}
+		if len(chosen) != 1 || chosen[0] != want {
+			t.Errorf("#%s selects %v, want %q", id, chosen, want)
+		}
+	}
+	got := describeSettings(f)
+	for _, want := range []string{"Extra descriptors: hks, degree.", "Unnormalised images: graph size counts.", "Objective: kernel-target alignment.", "Block scales learned by alignment."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("settings %q: no %q", got, want)
+		}
+	}
+	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); strings.Contains(got, "Extra") || strings.Contains(got, "Unnormalised") || strings.Contains(got, "Objective") {
+		t.Errorf("default settings mention options that are off: %q", got)
 	}
 }

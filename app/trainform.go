@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,6 +16,55 @@ import (
 var ChannelChoices = [][2]string{
 	{"ord0+ext0,rel1+ext1", "Two: 0- and 1-dimensional points"},
 	{"ord0+ext0+rel1+ext1", "One: all points together"},
+}
+
+// LabelModes are the Node labels choices: id and label.
+var LabelModes = [][2]string{
+	{"off", "Off: structure only (the paper)"},
+	{"on", "On: atom types used"},
+}
+
+// labelHelp is the one-line explanation under the Node labels choice.
+const labelHelp = "On adds, for each of the commonest node labels (atom types) of the training graphs, the heat diffusion of where that label sits as a further descriptor; off ignores labels, as the paper does."
+
+func labelMode(t protocol.Training) string {
+	if t.Labels {
+		return "on"
+	}
+	return "off"
+}
+
+// ExtraChoices are the descriptor sets offered beside the main
+// descriptor, as Training.Extra and a label (docs/accuracy.md, issue 8).
+var ExtraChoices = [][2]string{
+	{"none", "None: the descriptor alone"},
+	{"hks,degree", "Add heat kernel signature and degree"},
+	{"ricci,jaccard,hks,degree", "Add Ricci, Jaccard, HKS and degree"},
+}
+
+// ImageChoices say whether images are normalised (Training.Raw).
+var ImageChoices = [][2]string{
+	{"unit", "Unit norm (the authors' code)"},
+	{"raw", "Unnormalised: graph size counts"},
+}
+
+// Objectives are the learning's objectives: Training.Objective and label.
+var Objectives = [][2]string{
+	{"tc", "Total cost TC (the paper)"},
+	{"cka", "Kernel-target alignment (CKA)"},
+}
+
+// ScaleChoices say whether per-block scales are learned (Training.ChannelScales).
+var ScaleChoices = [][2]string{
+	{"off", "Equal"},
+	{"on", "Learned by alignment"},
+}
+
+func onOff(b bool, on, off string) string {
+	if b {
+		return on
+	}
+	return off
 }
 
 // Protocols are the ways a CV chooses its settings: id and label.
@@ -150,7 +200,23 @@ func describeSettings(t protocol.Training) string {
 	default:
 		s += fmt.Sprintf("m = %d, σ = %g, C = %g", t.M, t.Sigma, t.C)
 	}
-	return s + "."
+	s += "."
+	if t.Extra != "" {
+		s += " Extra descriptors: " + strings.ReplaceAll(t.Extra, ",", ", ") + "."
+	}
+	if t.Raw {
+		s += " Unnormalised images: graph size counts."
+	}
+	if t.Objective == "cka" {
+		s += " Objective: kernel-target alignment."
+	}
+	if t.ChannelScales {
+		s += " Block scales learned by alignment."
+	}
+	if t.Labels {
+		s += " Node labels on: atom types used."
+	}
+	return s
 }
 
 // flag is an attribute value that go-app writes as a bare attribute when
@@ -243,6 +309,20 @@ func (t *TrainTab) form() app.UI {
 			choice("train-channels", "Image channels", ChannelChoices, f.Channels, func(f *protocol.Training, v string) { f.Channels = v }),
 			choice("train-init", "Initialisation", Inits, f.Init, func(f *protocol.Training, v string) { f.Init = v }),
 			choice("train-protocol", "How m, σ and C are chosen", Protocols, proto, setProtocol),
+			choice("train-extra", "Descriptor set", ExtraChoices, cmp.Or(f.Extra, "none"), func(f *protocol.Training, v string) { f.Extra = strings.TrimPrefix(v, "none") }),
+			choice("train-images", "Images", ImageChoices, onOff(f.Raw, "raw", "unit"), func(f *protocol.Training, v string) { f.Raw = v == "raw" }),
+			choice("train-objective", "Learning objective", Objectives, onOff(f.Objective == "cka", "cka", "tc"), func(f *protocol.Training, v string) { f.Objective = v }),
+			choice("train-scales", "Scales of the image blocks", ScaleChoices, onOff(f.ChannelScales, "on", "off"), func(f *protocol.Training, v string) { f.ChannelScales = v == "on" }),
+			app.Div().Class("field wide").Body(
+				app.Label().For("train-labels").Text("Node labels"),
+				app.Select().ID("train-labels").Attr("disabled", flag(t.Running)).Aria("describedby", "train-labels-help").
+					OnChange(set(func(f *protocol.Training, v string) { f.Labels = v == "on" })).Body(
+					app.Range(LabelModes).Slice(func(i int) app.UI {
+						return app.Option().Value(LabelModes[i][0]).Attr("selected", flag(LabelModes[i][0] == labelMode(f))).Text(LabelModes[i][1])
+					}),
+				),
+				app.Span().ID("train-labels-help").Class("field-help").Text(labelHelp),
+			),
 		),
 		app.Div().Class("form-grid").Body(fixed...),
 		app.Div().Class("form-grid").Body(shared...),
@@ -257,6 +337,13 @@ func (t *TrainTab) form() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) {
 					if t.OnPreset != nil {
 						t.OnPreset("paper")
+					}
+				}),
+			app.Button().ID("train-size").Class("secondary").Text("Size-aware settings").Attr("disabled", flag(t.Running)).
+				Title("Unnormalised images, HKS and degree added, σ = 1: better on MUTAG and PROTEINS, the majority class on PTC_MR (docs/accuracy.md)").
+				OnClick(func(ctx app.Context, e app.Event) {
+					if t.OnPreset != nil {
+						t.OnPreset("size")
 					}
 				}),
 			app.Button().ID("train-reset").Class("secondary").Text("Reset to defaults").Attr("disabled", flag(t.Running)).

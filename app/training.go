@@ -287,14 +287,21 @@ func (r *Root) setField(id, text string) {
 	r.form = &next
 }
 
-// preset puts the paper's settings or the defaults in the form.
+// preset puts the paper's settings, the size-aware ones or the defaults
+// in the form.
 func (r *Root) preset(name string) {
 	src := r.defaults
 	if name == "paper" {
 		src = r.paper
 	}
-	if src != nil {
-		r.form, r.formText = clone(src), nil
+	if src == nil {
+		return
+	}
+	r.form, r.formText = clone(src), nil
+	if name == "size" {
+		// The size-aware setting of docs/accuracy.md (the CLI's -auto
+		// candidate): graph size kept, HKS and degree added, a wide kernel.
+		r.form.Extra, r.form.Raw, r.form.Sigma = "hks,degree", true, 1
 	}
 }
 

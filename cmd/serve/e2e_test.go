@@ -24,6 +24,12 @@ const site = "../../build/web"
 // under CI=true) when Chromium is missing.
 func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	t.Helper()
+	return browserFor(t, 6*time.Minute)
+}
+
+// browserFor is browser with a deadline of limit for the whole session.
+func browserFor(t *testing.T, limit time.Duration) (context.Context, context.CancelFunc) {
+	t.Helper()
 	if _, err := os.Stat(filepath.Join(site, "web", "app.wasm")); err != nil {
 		t.Fatalf("no site at %s: run make web first (%v)", site, err)
 	}
@@ -47,7 +53,7 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	}
 	// One deadline for the whole browser session, set before the browser
 	// starts so that it bounds the test and not one step.
-	tctx, cancelT := context.WithTimeout(context.Background(), 6*time.Minute)
+	tctx, cancelT := context.WithTimeout(context.Background(), limit)
 	actx, cancelA := chromedp.NewExecAllocator(tctx, opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	if err := chromedp.Do(ctx); err != nil {
@@ -196,8 +202,8 @@ func TestBrowser(t *testing.T) {
 		textContains("#diagram .legend", "Ext1 (3)"),
 		// Both channels of the training image: graph 0 has 0-dim (Ext0) and
 		// 1-dim (Ext1) points, so neither is empty.
-		chromedp.WaitVisible(chromedp.CSS("#pimage-0 svg rect")),
-		chromedp.WaitVisible(chromedp.CSS("#pimage-1 svg rect")),
+		chromedp.WaitVisible(chromedp.CSS("#pimage-0 svg image")),
+		chromedp.WaitVisible(chromedp.CSS("#pimage-1 svg image")),
 		textContains("#panel", "0-dimensional: Ord0 + Ext0"),
 		textContains("#panel", "1-dimensional: Rel1 + Ext1"),
 		textContains("#pimage-0 figcaption", "grid used for training"),

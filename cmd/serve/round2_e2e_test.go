@@ -225,6 +225,15 @@ func round2(t *testing.T, ctx context.Context, url string) {
 			strconv.FormatFloat(d.Sigma, 'g', -1, 64), d.Learn.M, strconv.FormatFloat(d.Learn.Prior, 'g', -1, 64))),
 		until(`[...document.querySelectorAll("#train-descriptor option")].some(o => o.textContent === "Ollivier-Ricci curvature")`),
 	)
+	step(t, ctx, "Train form (issue 8): the size-aware preset sets the descriptor set, raw images and sigma 1; reset clears them",
+		until(`document.querySelector("#train-extra").value === "none" && document.querySelector("#train-images").value === "unit" &&
+			document.querySelector("#train-objective").value === "tc" && document.querySelector("#train-scales").value === "off"`),
+		chromedp.Click(chromedp.CSS("#train-size")),
+		until(`document.querySelector("#train-extra").value === "hks,degree" && document.querySelector("#train-images").value === "raw" &&
+			document.querySelector("#train-sigma").value === "1"`),
+		chromedp.Click(chromedp.CSS("#train-reset")),
+		until(`document.querySelector("#train-extra").value === "none" && document.querySelector("#train-images").value === "unit"`),
+	)
 	// The descriptor menu is wide enough for its longest entry.
 	if w := value[[]float64](t, ctx, `(() => { const s = document.querySelector("#train-descriptor"), c = document.createElement("canvas").getContext("2d");
 		c.font = getComputedStyle(s).font; return [s.clientWidth, c.measureText("Ollivier-Ricci curvature").width]; })()`); w[0] < w[1]+20 {

@@ -80,7 +80,7 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	)
 	stepWithin(t, ctx, 4*time.Minute, "the CV ends with accuracies, folds, curves and the final model",
 		chromedp.WaitVisible(chromedp.CSS("#acc-baseline")),
-		chromedp.WaitVisible(chromedp.CSS("#heat-after svg rect")),
+		chromedp.WaitVisible(chromedp.CSS("#heat-after svg image")),
 		chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
 	)
 	workers := value[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 4)`)
@@ -181,7 +181,7 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		chromedp.Click(chromedp.CSS("#tab-models")),
 		textContains("#model-dataset", "MUTAG"),
 		chromedp.WaitVisible(chromedp.CSS("#model-download")),
-		chromedp.WaitVisible(chromedp.CSS("#model-heat svg rect")),
+		chromedp.WaitVisible(chromedp.CSS("#model-heat svg image")),
 		screenshot("models"),
 	)
 	if name := value[string](t, ctx, `document.querySelector("#model-download").getAttribute("download")`); name != "wkpi-MUTAG.json" {
@@ -223,7 +223,7 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		textContains("#train-settings", "from an earlier visit"),
 		chromedp.WaitVisible(chromedp.CSS("#acc-learned")),
-		chromedp.WaitVisible(chromedp.CSS("#heat-diff svg rect")),
+		chromedp.WaitVisible(chromedp.CSS("#heat-diff svg image")),
 		until(`document.querySelectorAll("#fold-table tbody tr").length === 10 && document.querySelectorAll("#cost-plot polyline").length === 10`),
 		chromedp.Click(chromedp.CSS("#tab-models")),
 	)

@@ -270,7 +270,8 @@ func copyDir(src, dst string) error {
 	return nil
 }
 
-// zipDir zips the .txt files of a TU dataset folder, at the zip's top level.
+// zipDir zips the .txt files of a TU dataset folder, at the zip's top
+// level; README.txt goes too, for its node-label code table.
 func zipDir(src, dst string) error {
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -279,7 +280,7 @@ func zipDir(src, dst string) error {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".txt") || e.Name() == "README.txt" {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".txt") {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(src, e.Name()))

@@ -7,11 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"wkpi-web/core/features"
@@ -36,6 +33,9 @@ type featureFlags struct {
 	progress              string
 	extra                 descriptorList
 	persistence           string
+	labels                bool
+	labelGroups           int
+	labelTime             float64
 }
 
 func (f *featureFlags) register(fs *flag.FlagSet) {
@@ -54,6 +54,9 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.raw, "raw", false, "keep images unnormalised (default: unit L2 norm, as the authors' code)")
 	fs.StringVar(&f.channels, "channels", "ord0+ext0,rel1+ext1", "images per graph, comma-separated unions of ord0, rel1, ext0, ext1")
 	fs.StringVar(&f.persistence, "persistence", "none", "transform of the persistence axis before the image: none or sqrt")
+	fs.BoolVar(&f.labels, "labels", false, "node-label mode: add the heat diffusion of each of the most frequent node labels (atom types) of the training graphs as a descriptor (default: structure only, the paper's protocol)")
+	fs.IntVar(&f.labelGroups, "label-groups", features.DefaultLabelGroups, "node-label mode: labels with a group of their own; the rest share one \"other\" group")
+	fs.Float64Var(&f.labelTime, "label-time", filtration.DefaultLabelTime, "node-label mode: diffusion time of the label indicators")
 	fs.Var(&f.extra, "extra", "further descriptors, each adding its own channels: comma-separated ricci, jaccard, degree, hks, hks@t (HKS at time t)")
 }
 
@@ -84,36 +87,11 @@ func (f *featureFlags) settings() features.Settings {
 // for the heat kernel signature at time t.
 type descriptorList []filtration.Options
 
-func (d *descriptorList) String() string {
-	var parts []string
-	for _, o := range *d {
-		if o.HKSTime != 0 {
-			parts = append(parts, fmt.Sprintf("%s@%g", o.Kind, o.HKSTime))
-		} else {
-			parts = append(parts, string(o.Kind))
-		}
-	}
-	return strings.Join(parts, ",")
-}
+func (d *descriptorList) String() string { return filtration.FormatList(*d) }
 
-func (d *descriptorList) Set(text string) error {
-	*d = nil
-	for _, part := range splitList(text) {
-		name, at, timed := strings.Cut(part, "@")
-		o := filtration.Options{Kind: filtration.Kind(name)}
-		if !slices.Contains(filtration.Kinds(), o.Kind) {
-			return fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t or given)", name)
-		}
-		if timed {
-			t, err := strconv.ParseFloat(at, 64)
-			if o.Kind != filtration.KindHKS || err != nil || !(t > 0) || math.IsInf(t, 0) {
-				return fmt.Errorf("%q: only hks takes @t, with t a positive number", part)
-			}
-			o.HKSTime = t
-		}
-		*d = append(*d, o)
-	}
-	return nil
+func (d *descriptorList) Set(text string) (err error) {
+	*d, err = filtration.ParseList(text)
+	return err
 }
 
 // dataset reads -data: a TU dataset (folder or zip), or a folder of SWC
@@ -197,7 +175,11 @@ func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	set, err := features.Compute(ctx, ds, ff.settings(), progressFor(ff.progress, stderr))
+	s, err := ff.labelSettings(ds, nil)
+	if err != nil {
+		return err
+	}
+	set, err := features.Compute(ctx, ds, s, progressFor(ff.progress, stderr))
 	if err != nil {
 		return err
 	}

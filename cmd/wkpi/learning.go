@@ -77,17 +77,19 @@ func (l *learnFlags) config() (eval.Config, error) {
 	return cfg, nil
 }
 
+// prepare computes the features of the flags; in node-label mode the
+// vocabulary is fitted on every graph, the training set of `wkpi train`.
 func prepare(ctx context.Context, ff *featureFlags, ds *graph.Dataset, prog progress.Func) (*eval.WKPI, error) {
-	set, err := features.Compute(ctx, ds, ff.settings(), prog)
+	s, err := ff.labelSettings(ds, nil)
 	if err != nil {
 		return nil, err
 	}
-	return eval.NewWKPI(set, ds.Labels, len(ds.Classes))
+	return prepareFor(ctx, s, ds, prog)
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var lf learnFlags
-	var folds, inner, repeats *int
+	var folds, inner, repeats, nystrom *int
 	var gridName, selectBy, shardText *string
 	var auto *bool
 	ff, ds, err := parseDataset("eval", args, stderr, func(fs *flag.FlagSet) {
@@ -99,6 +101,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		selectBy = fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
 		auto = fs.Bool("auto", false, "per outer fold, choose by inner CV (-inner folds) between these settings and size-aware ones (-extra hks,degree -raw -sigma 1)")
 		shardText = fs.String("shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out for `wkpi merge`")
+		nystrom = fs.Int("nystrom", 0, "approximate the SVMs' kernel matrices from this many landmark training graphs (Nyström; 0: exact)")
 	})
 	if err != nil {
 		return err
@@ -106,6 +109,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg, err := lf.config()
 	if err != nil {
 		return err
+	}
+	if cfg.Nystrom = *nystrom; cfg.Nystrom < 0 {
+		return fmt.Errorf("-nystrom %d: want 0 (exact) or a number of landmarks", cfg.Nystrom)
 	}
 	if *selectBy != "" && *selectBy != "cost" {
 		return fmt.Errorf("-select %q: want cost", *selectBy)
@@ -120,10 +126,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if ff.labels && (*auto || shard != nil) {
+		return fmt.Errorf("-labels does not combine with -auto or -shard yet")
+	}
 	prog := progressFor(ff.progress, stderr)
-	w, err := prepare(ctx, ff, ds, prog)
-	if err != nil {
-		return err
+	var w *eval.WKPI
+	if !ff.labels {
+		if w, err = prepare(ctx, ff, ds, prog); err != nil {
+			return err
+		}
 	}
 	var reports []eval.Report
 	for r := range *repeats {
@@ -133,16 +144,23 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				continue
 			}
 		}
+		run := func(w *eval.WKPI, plan eval.Plan) (eval.Report, error) {
+			switch {
+			case *auto:
+				return autoSelect(ctx, ff, ds, w, cfg, plan, *inner, prog)
+			case *selectBy == "cost":
+				return w.SelectByCost(ctx, cfg, grid, plan, prog)
+			case *gridName != "":
+				return w.Nested(ctx, cfg, grid, plan, *inner, prog)
+			default:
+				return w.CrossValidate(ctx, cfg, plan, prog)
+			}
+		}
 		var rep eval.Report
-		switch {
-		case *auto:
-			rep, err = autoSelect(ctx, ff, ds, w, cfg, plan, *inner, prog)
-		case *selectBy == "cost":
-			rep, err = w.SelectByCost(ctx, cfg, grid, plan, prog)
-		case *gridName != "":
-			rep, err = w.Nested(ctx, cfg, grid, plan, *inner, prog)
-		default:
-			rep, err = w.CrossValidate(ctx, cfg, plan, prog)
+		if ff.labels {
+			rep, err = labelFolds(ctx, ff, ds, plan, prog, run)
+		} else {
+			rep, err = run(w, plan)
 		}
 		if err != nil {
 			return err
@@ -152,7 +170,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if shard != nil {
 		return saveShard(ff, ds, cfg, grid, *selectBy, *gridName, *folds, *inner, *repeats, lf.seed, *shard, reports, stdout)
 	}
-	return printReports(stdout, ds, reports)
+	return printReports(stdout, ds, ff.mode(), reports)
 }
 
 // SizeAware turns settings into the size-aware multi-descriptor ones that
@@ -225,7 +243,7 @@ func parseGrid(s string) (eval.Grid, error) {
 	return g, nil
 }
 
-func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) error {
+func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []eval.Report) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\titerations\tlearned\tunlearned\t")
 	var accs, base, all []float64
@@ -245,8 +263,8 @@ func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) er
 	if len(reports) == 1 {
 		std, bstd = reports[0].Learned.Std, reports[0].Baseline.Std
 	}
-	fmt.Fprintf(stdout, "\n%s (%s protocol): accuracy %.1f ± %.1f %% with the learned weight function, %.1f ± %.1f %% with the initial one\n",
-		ds.Name, reports[0].Protocol, 100*mean, 100*std, 100*bmean, 100*bstd)
+	fmt.Fprintf(stdout, "\n%s (%s protocol), %s: accuracy %.1f ± %.1f %% with the learned weight function, %.1f ± %.1f %% with the initial one\n",
+		ds.Name, reports[0].Protocol, mode, 100*mean, 100*std, 100*bmean, 100*bstd)
 	// Learned against unlearned, fold by fold (all repeats): does learning pay?
 	var allBase []float64
 	for _, rep := range reports {
@@ -266,6 +284,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) er
 	line := struct {
 		Dataset  string    `json:"dataset"`
 		Protocol string    `json:"protocol"`
+		Mode     string    `json:"mode"`
 		Mean     float64   `json:"accuracy_mean"`
 		Std      float64   `json:"accuracy_std"`
 		Folds    []float64 `json:"folds"`
@@ -275,7 +294,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, reports []eval.Report) er
 		Seconds  float64   `json:"seconds"`
 		PairedT  float64   `json:"paired_t_p"`
 		Wilcoxon float64   `json:"wilcoxon_p"`
-	}{ds.Name, reports[0].Protocol, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP}
+	}{ds.Name, reports[0].Protocol, mode, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP}
 	return json.NewEncoder(stdout).Encode(line)
 }
 
@@ -311,8 +330,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := closeOut(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "wkpi train: %s: %d graphs, %d support vectors, %d learning iterations -> %s\n",
-		ds.Name, len(ds.Graphs), len(m.Support), m.Trace.Iterations, ff.out)
+	fmt.Fprintf(stderr, "wkpi train: %s (%s): %d graphs, %d support vectors, %d learning iterations -> %s\n",
+		ds.Name, m.Features.Mode(), len(ds.Graphs), len(m.Support), m.Trace.Iterations, ff.out)
 	return nil
 }
 

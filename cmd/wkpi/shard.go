@@ -181,7 +181,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	return printReports(stdout, &graph.Dataset{Name: id.Dataset, Classes: id.Classes}, reports)
+	return printReports(stdout, &graph.Dataset{Name: id.Dataset, Classes: id.Classes}, id.Features.Mode(), reports)
 }
 
 // saveShard writes a shard's reports to -out as a part. The whole run as
@@ -207,7 +207,7 @@ func saveShard(ff *featureFlags, ds *graph.Dataset, cfg eval.Config, grid eval.G
 		if err != nil {
 			return err
 		}
-		return printReports(stdout, ds, merged)
+		return printReports(stdout, ds, ff.mode(), merged)
 	}
 	_, err = fmt.Fprintf(stdout, "wkpi eval: %s shard %v: jobs %v -> %s\n", ds.Name, s, s.Jobs(repeats, folds), ff.out)
 	return err

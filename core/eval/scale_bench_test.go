@@ -1,23 +1,27 @@
+//go:build unix
+
 package eval
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"syscall"
 	"testing"
+	"time"
 
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
 
-// BenchmarkFamilyGramNCI1: the Gram matrices of two weight functions (one
-// kernel.Family, as a CV fold computes its learned and initial kernels)
-// on the Ricci images of 600 NCI1 graphs (~830 non-zero pixels each, 575
-// in common per pair): the direct path that NCI1's CV takes (its pair
-// table is over the memory budget). docs/benchmarks.md has the figures.
-func BenchmarkFamilyGramNCI1(b *testing.B) {
+// nci1Ricci is NCI1 with its Ricci features (defaults), which the
+// benchmarks below take the first 600 graphs of.
+func nci1Ricci(b *testing.B) (*graph.Dataset, *features.Set) {
 	ds, err := tu.ReadDir(testenv.Dataset(b, "NCI1"))
 	if err != nil {
 		b.Fatal(err)
@@ -26,6 +30,16 @@ func BenchmarkFamilyGramNCI1(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return ds, set
+}
+
+// BenchmarkFamilyGramNCI1: the Gram matrices of two weight functions (one
+// kernel.Family, as a CV fold computes its learned and initial kernels)
+// on the Ricci images of 600 NCI1 graphs (~830 non-zero pixels each, 575
+// in common per pair): the direct path that NCI1's CV takes (its pair
+// table is over the memory budget). docs/benchmarks.md has the figures.
+func BenchmarkFamilyGramNCI1(b *testing.B) {
+	_, set := nci1Ricci(b)
 	images, centres := set.Images[:600], features.Centres(set.Grid, set.Settings)
 	m1 := kernel.Mixture{X: []float64{0.2, 0.6}, Y: []float64{0.1, 0.4}, Sigma: []float64{0.3, 0.2}, W: []float64{1, 0.5}}
 	m2 := kernel.Mixture{X: []float64{0.5}, Y: []float64{0.3}, Sigma: []float64{0.5}, W: []float64{1}}
@@ -41,14 +55,7 @@ func BenchmarkFamilyGramNCI1(b *testing.B) {
 // graphs' Ricci images over 10 folds, the one pass over all pairs a CV
 // makes per kernel width before learning (direct path, as for NCI1).
 func BenchmarkPairSumsNCI1(b *testing.B) {
-	ds, err := tu.ReadDir(testenv.Dataset(b, "NCI1"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	set, err := features.Compute(context.Background(), ds, features.Default(filtration.KindRicci), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ds, set := nci1Ricci(b)
 	images, labels := set.Images[:600], ds.Labels[:600]
 	folds, err := StratifiedKFold(labels, 10, 1)
 	if err != nil {
@@ -59,4 +66,49 @@ func BenchmarkPairSumsNCI1(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSplitsNCI1: the learned and initial kernels (Gram and cross
+// matrices) of the 10 folds of a CV of 600 NCI1 graphs by kernel.Splits,
+// in passes over the pairs of 10, 4 (as NCI1's whole CV under the
+// default budget) and 1 fold each (one fold a pass costs what the
+// per-fold kernel.Family path did). cpu-s/op is the process's CPU
+// time (robust to other jobs' load; run with -test.cpu 1).
+func BenchmarkSplitsNCI1(b *testing.B) {
+	ds, set := nci1Ricci(b)
+	images, labels, centres := set.Images[:600], ds.Labels[:600], features.Centres(set.Grid, set.Settings)
+	folds, err := StratifiedKFold(labels, 10, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	train, test := foldSplit(indices(len(images)), folds, 10)
+	var splits []kernel.Split
+	for f := range 10 {
+		m1 := kernel.Mixture{X: []float64{0.2, 0.6}, Y: []float64{0.1, 0.4 + 0.01*float64(f)}, Sigma: []float64{0.3, 0.2}, W: []float64{1, 0.5}}
+		m2 := kernel.Mixture{X: []float64{0.5}, Y: []float64{0.3}, Sigma: []float64{0.5 + 0.01*float64(f)}, W: []float64{1}}
+		splits = append(splits, kernel.Split{Weights: [][]float64{m1.PixelWeights(centres), m2.PixelWeights(centres)}, Train: train[f], Test: test[f]})
+	}
+	for _, per := range []int{10, 4, 1} {
+		b.Run(fmt.Sprintf("folds-per-pass=%d", per), func(b *testing.B) {
+			var out []kernel.SplitKernels
+			cpu := cpuSeconds()
+			for b.Loop() {
+				for a := 0; a < len(splits); a += per {
+					if out, err = kernel.Splits(context.Background(), images, 0.01, kernel.WKPI, splits[a:min(a+per, len(splits))], out, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// cpuSeconds is the process's user and system CPU time.
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return math.NaN()
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"gonum.org/v1/gonum/blas/blas32"
+
 	"wkpi-web/core/features"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
@@ -23,6 +25,9 @@ type Config struct {
 	C       float64        `json:"C"`
 	Learn   learn.Options  `json:"learn"`
 	Variant kernel.Variant `json:"variant"`
+	// Nystrom > 0 approximates the SVMs' kernel matrices from that many
+	// landmark training graphs (nystromSet); 0 computes them exactly.
+	Nystrom int `json:"nystrom,omitempty"`
 }
 
 // DefaultConfig is the setting of `wkpi eval` without flags: the one
@@ -126,11 +131,25 @@ func (w *WKPI) learnWeight(ctx context.Context, train []int, sums *learn.PairSum
 type kernelSet struct {
 	train, test []int
 	gram, cross [][][]float64 // per weight function
+	// packed, when gram is nil, holds the Gram matrices packed (from
+	// kernel.Splits); gramOf unpacks one at a time into full.
+	packed []blas32.SymmetricPacked
+	full   *[][]float64
 }
 
-// scales[i], when scales is long enough, are weight function i's
-// per-block scales (model.KernelForScaled; nil for none).
-func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kernel.Mixture, scales [][]float64, train, test []int) (*kernelSet, error) {
+// gramOf is weight function i's Gram matrix.
+func (ks *kernelSet) gramOf(i int) [][]float64 {
+	if ks.gram != nil {
+		return ks.gram[i]
+	}
+	*ks.full = kernel.Full(ks.packed[i], *ks.full)
+	return *ks.full
+}
+
+// weights are the pixel weights of the SVM kernels of mixes; scales[i],
+// when scales is long enough, are weight function i's per-block scales
+// (model.KernelForScaled; nil for none).
+func (w *WKPI) weights(cfg Config, mixes []kernel.Mixture, scales [][]float64) [][]float64 {
 	ws := make([][]float64, len(mixes))
 	for i, mix := range mixes {
 		var sc []float64
@@ -138,6 +157,14 @@ func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kerne
 			sc = scales[i]
 		}
 		ws[i] = model.KernelForScaled(mix, w.centres, cfg.Sigma, cfg.Variant, sc).Weights
+	}
+	return ws
+}
+
+func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kernel.Mixture, scales [][]float64, train, test []int) (*kernelSet, error) {
+	ws := w.weights(cfg, mixes, scales)
+	if cfg.Nystrom > 0 {
+		return w.nystromSet(ctx, p, ws, cfg.Nystrom, cfg.Learn.Seed, train, test)
 	}
 	ks := &kernelSet{train: train, test: test}
 	var err error
@@ -154,7 +181,7 @@ func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kerne
 
 // svm trains the SVM with C on weight function i's Gram matrix.
 func (w *WKPI) svm(ctx context.Context, ks *kernelSet, i int, c float64) (*svm.Model, error) {
-	m, err := svm.Train(ctx, ks.gram[i], w.truth(ks.train), svm.Options{C: c})
+	m, err := svm.Train(ctx, ks.gramOf(i), w.truth(ks.train), svm.Options{C: c})
 	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 		return nil, err
 	}
@@ -350,6 +377,9 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 	}
 	train, test := foldSplit(indices(len(w.Labels)), folds, plan.Folds)
 	rep := Report{Protocol: protocol}
+	// Every fold learns first, so that folds of one kernel width can share
+	// their kernels' pass over the pairs (testFolds).
+	var fits []fitted
 	for f := range plan.Folds {
 		if !plan.runs(f) {
 			continue
@@ -359,32 +389,17 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
 		}
 		fold.Index, fold.Test = f, test[f]
-		truth := w.truth(test[f])
-		p, err := w.pairsFor(ctx, fold.Config.Sigma, fold.Config.Variant, prog)
-		if err != nil {
-			return Report{}, err
-		}
-		ks, err := w.kernelSet(ctx, p, fold.Config, []kernel.Mixture{learned, init}, [][]float64{fold.ChannelScales}, train[f], test[f])
-		if err != nil {
-			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
-		}
-		if fold.Predicted, err = w.predict(ctx, ks, 0, fold.Config.C); err != nil {
-			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
-		}
-		if fold.BaselinePredicted, err = w.predict(ctx, ks, 1, fold.Config.C); err != nil {
-			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
-		}
-		if fold.Accuracy, err = Accuracy(fold.Predicted, truth); err != nil {
-			return Report{}, err
-		}
-		if fold.Baseline, err = Accuracy(fold.BaselinePredicted, truth); err != nil {
-			return Report{}, err
-		}
+		fits = append(fits, fitted{fold: fold, mixes: []kernel.Mixture{learned, init}})
+	}
+	err = w.testFolds(ctx, fits, train, prog, func(fold Fold) {
 		rep.Folds = append(rep.Folds, fold)
 		if plan.OnFold != nil {
 			plan.OnFold(fold)
 		}
 		prog.Report("folds", len(rep.Folds), plan.Folds)
+	})
+	if err != nil {
+		return Report{}, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if len(plan.Only) > 0 {
@@ -529,8 +544,12 @@ func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Pl
 // Train learns cfg on the whole dataset and returns the model.
 func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg Config, prog progress.Func) (*model.Model, error) {
 	all := indices(len(w.Labels))
-	// One Gram matrix: a pair table would cost as much as it saves.
-	p := directPairs{images: w.Set.Images, sigma: cfg.Sigma, variant: cfg.Variant, prog: prog}
+	// One Gram matrix: building a pair table would cost as much as it
+	// saves, but one left by a cross-validation of these features serves.
+	var p pairs = directPairs{images: w.Set.Images, sigma: cfg.Sigma, variant: cfg.Variant, prog: prog}
+	if t, ok := w.tables[cfg.Sigma]; ok && cfg.Variant == kernel.WKPI {
+		p = tablePairs{t}
+	}
 	sums, err := p.sums(ctx, all, w.Labels, nil, 1)
 	if err != nil {
 		return nil, err

@@ -87,8 +87,9 @@ func toyConfig() Config {
 // requires the report's predictions and accuracies to match.
 func TestCrossValidateOracle(t *testing.T) {
 	// Both ways of computing pairs: the pair table, and direct
-	// computation of the learned and initial kernels as one family.
-	for _, budget := range []int64{DefaultMaxTableBytes, 0} {
+	// computation of the learned and initial kernels, of all folds in one
+	// pass (budget 0) or of one fold per pass (budget 1 byte).
+	for _, budget := range []int64{DefaultMaxTableBytes, 0, 1} {
 		_, w := toyWKPI(t)
 		w.MaxTableBytes = budget
 		crossValidateOracle(t, w)

@@ -17,4 +17,12 @@
 // each descriptor's block is normalised on its own, so that descriptors
 // weigh alike before learning (see multi.go). With one descriptor nothing
 // changes, and models saved before Extra existed load as they were.
+//
+// Node labels (Settings.Labels, off by default: the paper uses structure
+// only) add one descriptor per label group: the heat diffusion of the
+// indicator of the nodes carrying the label, for the most frequent labels
+// of the training graphs (FitVocabulary) and "other" for the rest. The
+// vocabulary and the dataset's code -> element table travel in models, so
+// that MOL/SDF element symbols reach the codes a TU dataset used; see
+// labels.go. Models without Labels are structure only, as before.
 package features

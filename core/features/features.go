@@ -40,6 +40,9 @@ type Settings struct {
 	// Persistence transforms the persistence axis before rendering: ""
 	// (none) or PersistenceSqrt.
 	Persistence string `json:"persistence,omitempty"`
+	// Labels turns on the node-label mode (see labels.go): nil is
+	// structure only, the paper's protocol.
+	Labels *Labels `json:"labels,omitempty"`
 }
 
 // Default returns the settings used when a user picks only a descriptor.
@@ -80,6 +83,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Persistence != "" && s.Persistence != PersistenceSqrt {
 		return fmt.Errorf("features: persistence transform %q (want sqrt or none)", s.Persistence)
+	}
+	if err := s.Labels.validate(); err != nil {
+		return err
 	}
 	return s.validateScales()
 }
@@ -173,7 +179,7 @@ func FitGridAll(all [][]persistence.Diagrams, s Settings) (pimage.Grid, Settings
 			return pimage.Grid{}, s, fmt.Errorf("features: graph %d has %d diagrams for %d descriptors", i, len(ds), s.descriptorCount())
 		}
 	}
-	if len(s.Extra) > 0 && len(s.Scales) == 0 {
+	if s.descriptorCount() > 1 && len(s.Scales) == 0 {
 		s.Scales = fitScales(all, s)
 	}
 	var pts [][]persistence.Point
@@ -295,7 +301,8 @@ func AllPoints(ds []persistence.Diagrams, s Settings) [][2]float64 {
 type Set struct {
 	Settings Settings               `json:"settings"`
 	Diagrams []persistence.Diagrams `json:"diagrams"` // of the first descriptor
-	// Extra holds each graph's diagrams of Settings.Extra, in order.
+	// Extra holds each graph's diagrams of Settings.Extra, then of its
+	// label groups (Settings.Labels), in order.
 	Extra  [][]persistence.Diagrams `json:"extra,omitempty"`
 	Grid   pimage.Grid              `json:"grid"`
 	Images [][]float64              `json:"images"`
@@ -321,7 +328,7 @@ func Compute(ctx context.Context, ds *graph.Dataset, s Settings, prog progress.F
 		return nil, err
 	}
 	set := &Set{Settings: s, Grid: grid, Diagrams: make([]persistence.Diagrams, len(all)), Images: make([][]float64, len(all))}
-	if len(s.Extra) > 0 {
+	if s.descriptorCount() > 1 {
 		set.Extra = make([][]persistence.Diagrams, len(all))
 	}
 	for i, d := range all {

@@ -27,9 +27,9 @@ type Affine struct {
 	Scale float64 `json:"scale"`
 }
 
-// descriptorCount is the number of descriptor functions: Filtration and
-// every Extra.
-func (s Settings) descriptorCount() int { return 1 + len(s.Extra) }
+// descriptorCount is the number of descriptor functions: Filtration,
+// every Extra and every label group (Labels).
+func (s Settings) descriptorCount() int { return 1 + len(s.Extra) + s.Labels.groups() }
 
 // Blocks returns the number of images per graph: channels times
 // descriptors. An image vector has Blocks()·Rows·Cols entries.
@@ -115,7 +115,7 @@ func fitScales(all [][]persistence.Diagrams, s Settings) []Affine {
 }
 
 // GraphDiagramsOf computes a graph's diagrams of every descriptor of s
-// (Filtration, then Extra).
+// (Filtration, then Extra, then the label groups of Labels).
 func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error) {
 	out := make([]persistence.Diagrams, 0, s.descriptorCount())
 	for k, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
@@ -127,6 +127,13 @@ func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error)
 			return nil, err
 		}
 		out = append(out, d)
+	}
+	if s.Labels != nil {
+		ls, err := s.Labels.labelDiagrams(g, s.KeepZero)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ls...)
 	}
 	return out, nil
 }

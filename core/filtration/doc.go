@@ -51,4 +51,12 @@
 // sqrt(70 t) + 16 sparse products with an n-by-n block, truncated where the
 // coefficients fall below 1e-17, chosen whenever a rough flop count says it
 // is cheaper. The two agree to 1e-12 in the tests.
+//
+// # Node labels
+//
+// LabelHeat gives the vertex functions of the node-label mode: for each
+// label group k, h_k = exp(-tL) 1_k, the heat diffused for time t from
+// the vertices carrying the label. It applies the same Chebyshev
+// expansion to one vector per group (sparse products only, never a dense
+// n-by-n block), and the tests check it against an eigendecomposition.
 package filtration

@@ -38,18 +38,8 @@ func hksEigen(g *graph.Graph, t float64) []float64 {
 	if g.N == 0 {
 		return hks
 	}
-	deg := Degree(g)
-	lap := mat.NewSymDense(g.N, nil)
-	for v, d := range deg {
-		if d > 0 {
-			lap.SetSym(v, v, 1)
-		}
-	}
-	for _, e := range g.Edges {
-		lap.SetSym(e.U, e.V, -1/math.Sqrt(deg[e.U]*deg[e.V]))
-	}
 	var eig mat.EigenSym
-	if !eig.Factorize(lap, true) {
+	if !eig.Factorize(normalisedLaplacian(g), true) {
 		for v := range hks {
 			hks[v] = math.NaN()
 		}
@@ -67,6 +57,22 @@ func hksEigen(g *graph.Graph, t float64) []float64 {
 	return hks
 }
 
+// normalisedLaplacian is L = I - D^-1/2 A D^-1/2 as a dense matrix, with
+// a zero row and column for an isolated vertex.
+func normalisedLaplacian(g *graph.Graph) *mat.SymDense {
+	deg := Degree(g)
+	lap := mat.NewSymDense(max(g.N, 1), nil)
+	for v, d := range deg {
+		if d > 0 {
+			lap.SetSym(v, v, 1)
+		}
+	}
+	for _, e := range g.Edges {
+		lap.SetSym(e.U, e.V, -1/math.Sqrt(deg[e.U]*deg[e.V]))
+	}
+	return lap
+}
+
 // hksChebyshev evaluates diag exp(-tL) as sum_k c_k diag T_k(Y) for
 // Y = L - I, whose spectrum lies in [-1, 1], with the three-term recurrence
 // T_{k+1}(Y) = 2Y T_k(Y) - T_{k-1}(Y) applied to the identity. Y has the
@@ -74,24 +80,7 @@ func hksEigen(g *graph.Graph, t float64) []float64 {
 // eigendecomposition (PROTEINS has graphs of up to 620 nodes).
 func hksChebyshev(g *graph.Graph, t float64) []float64 {
 	n := g.N
-	deg := Degree(g)
-	// Y's rows: off-diagonal -1/sqrt(du dv); diagonal 0, or -1 on an
-	// isolated vertex (whose row of L is zero).
-	type entry struct {
-		col int
-		w   float64
-	}
-	rows := make([][]entry, n)
-	for _, e := range g.Edges {
-		w := -1 / math.Sqrt(deg[e.U]*deg[e.V])
-		rows[e.U] = append(rows[e.U], entry{e.V, w})
-		rows[e.V] = append(rows[e.V], entry{e.U, w})
-	}
-	for v, d := range deg {
-		if d == 0 {
-			rows[v] = append(rows[v], entry{v, -1})
-		}
-	}
+	rows := shiftedLaplacian(g)
 	c := expChebyshev(t)
 	hks := make([]float64, n)
 	prev := make([]float64, n*n) // T_{k-1}(Y), row-major
@@ -116,6 +105,31 @@ func hksChebyshev(g *graph.Graph, t float64) []float64 {
 		prev, cur = cur, prev
 	}
 	return hks
+}
+
+// entry is a non-zero of a sparse matrix row.
+type entry struct {
+	col int
+	w   float64
+}
+
+// shiftedLaplacian returns the rows of Y = L - I for the normalised
+// Laplacian L of g: off-diagonal -1/sqrt(du dv); diagonal 0, or -1 on an
+// isolated vertex (whose row of L is zero).
+func shiftedLaplacian(g *graph.Graph) [][]entry {
+	deg := Degree(g)
+	rows := make([][]entry, g.N)
+	for _, e := range g.Edges {
+		w := -1 / math.Sqrt(deg[e.U]*deg[e.V])
+		rows[e.U] = append(rows[e.U], entry{e.V, w})
+		rows[e.V] = append(rows[e.V], entry{e.U, w})
+	}
+	for v, d := range deg {
+		if d == 0 {
+			rows[v] = append(rows[v], entry{v, -1})
+		}
+	}
+	return rows
 }
 
 // chebyshevNodes is the number N of Chebyshev nodes expChebyshev uses, an

@@ -27,6 +27,9 @@
 // other's non-zero pixels: a pair's divergence is both images' divergences
 // from an all-zero image (computed once per image) corrected on the pixels
 // they share, the only ones that need f of a difference (and for WKPI an
-// exp, which a series replaces where the two differ little). This is what
-// makes it fast on persistence images.
+// exp, computed by WKPITerm's table-driven method). This is what makes it
+// fast on persistence images. Splits computes the kernels of several
+// subsets of one image set (a cross-validation's folds) with several
+// weight vectors each in one pass, the pixel terms of a pair shared by
+// all of them.
 package kernel

@@ -97,12 +97,26 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 	m := func(d float64) float64 { return kernel.WKPITerm(d * d * c) }
 	// Non-zero pixels and their M against an exact zero, per image: pixels
 	// where both images are 0 have M = 0 and are skipped.
+	// Their values too: reading them from the dense image would fetch
+	// most of its cache lines for every pair, the pass's bottleneck on
+	// thousands of images.
 	idx := make([][]int32, n)
+	val := make([][]float64, n)
 	m0 := make([][]float64, n)
 	for i, img := range images {
+		nnz := 0
+		for _, v := range img {
+			if v != 0 {
+				nnz++
+			}
+		}
+		// Exact sizes: append's spare capacity would cost every
+		// worker a third more memory on thousands of images.
+		idx[i], val[i], m0[i] = make([]int32, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
 		for s, v := range img {
 			if v != 0 {
 				idx[i] = append(idx[i], int32(s))
+				val[i] = append(val[i], v)
 				m0[i] = append(m0[i], m(v))
 			}
 		}
@@ -151,11 +165,11 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 			}
 		}
 		for j := i + 1; j < n; j++ {
-			b := images[j]
 			sum := p.Blocks[p.blockPair(bi, block(j))]
+			vj, mj := val[j], m0[j]
 			for q, s := range idx[j] {
 				if av := a[s]; av != 0 {
-					sum[s] -= rowM0[s] + m0[j][q] - m(av-b[s])
+					sum[s] -= rowM0[s] + mj[q] - m(av-vj[q])
 				}
 			}
 		}

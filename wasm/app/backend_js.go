@@ -59,11 +59,14 @@ func (b *backend) url(p string) string {
 	return p
 }
 
+// register makes files dataset key and starts the pool's workers: a
+// dataset is what a run needs, and they warm up while the user looks at it.
 func (b *backend) register(key string, files []protocol.File) {
 	b.mu.Lock()
 	b.files[key] = files
 	b.mu.Unlock()
 	b.SetDataset(key, files)
+	b.Fill()
 }
 
 func (b *backend) Demo(name string, done func(string, error)) {

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -20,6 +21,9 @@ import (
 type Worker struct {
 	key string
 	ds  *graph.Dataset
+	// codes is the dataset's node-label code table from its README.txt
+	// (tu.NodeLabelNames), nil when it has none.
+	codes map[string]string
 	// feat is the features of dataset featKey under descriptor featOpts.
 	feat     *eval.WKPI
 	featKey  string
@@ -86,7 +90,7 @@ func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.key, w.ds, w.feat = req.Dataset, ds, nil
+		w.key, w.ds, w.feat, w.codes = req.Dataset, ds, nil, codeTable(req.Files)
 		return ds, nil
 	}
 	if w.ds == nil || w.key != req.Dataset {
@@ -110,6 +114,30 @@ func Parse(files []protocol.File) (*graph.Dataset, error) {
 		m[f.Name] = f.Data
 	}
 	return tu.ReadFiles(m)
+}
+
+// codeTable reads the node-label code table of a dataset's README.txt, in
+// its zip or among its files. A README is documentation: one whose table
+// cannot be read leaves the codes as codes (nil), and a molfile sent to a
+// node-label model then gets an error saying no code table is known.
+func codeTable(files []protocol.File) map[string]string {
+	for _, f := range files {
+		var t map[string]string
+		var err error
+		switch {
+		case strings.EqualFold(path.Ext(f.Name), ".zip"):
+			var zr *zip.Reader
+			if zr, err = zip.NewReader(bytes.NewReader(f.Data), int64(len(f.Data))); err == nil {
+				t, err = tu.ZipNodeLabelNames(zr)
+			}
+		case path.Base(f.Name) == "README.txt":
+			t, err = tu.NodeLabelNames(f.Data)
+		}
+		if err == nil && t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 func pick(ds *graph.Dataset, i int) (*graph.Graph, error) {

@@ -74,6 +74,16 @@ func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, er
 		s.Channels = strings.Split(t.Channels, ",")
 	}
 	s.Rows, s.Tau = or(t.Rows, s.Rows), or(t.Tau, s.Tau)
+	s.Normalize = !t.Raw
+	cfg.Learn.Objective, cfg.Learn.Channels = or(t.Objective, cfg.Learn.Objective), t.ChannelScales
+	extra, err := filtration.ParseList(t.Extra)
+	if err != nil {
+		return s, cfg, plan, fmt.Errorf("extra descriptors: %w", err)
+	}
+	s.Extra = extra
+	if err := learn.CheckObjective(cfg.Learn.Objective); err != nil {
+		return s, cfg, plan, err
+	}
 	switch {
 	case cfg.Sigma < 0, cfg.C < 0, cfg.Learn.M < 0:
 		return s, cfg, plan, fmt.Errorf("m, sigma and C must be positive (m=%d, sigma=%g, C=%g)", cfg.Learn.M, cfg.Sigma, cfg.C)
@@ -108,24 +118,44 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	return e, nil
 }
 
+// labelled returns the features of s in node-label mode, its vocabulary
+// fitted on the graphs listed in train (all when nil), with the dataset's
+// README code table (if any) so that models map MOL/SDF element symbols.
+func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, s features.Settings, train []int, report progress.Func) (*eval.WKPI, error) {
+	s, err := s.WithLabels(ds.Graphs, train, features.DefaultLabelGroups, 0, w.codes)
+	if err != nil {
+		return nil, err
+	}
+	return w.wkpi(ctx, ds, s, report)
+}
+
 func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
 	s, cfg, plan, err := config(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
 	plan.OnFold = fold
-	e, err := w.wkpi(ctx, ds, s, report)
-	if err != nil {
-		return protocol.Response{}, err
+	run := func(e *eval.WKPI, plan eval.Plan) (eval.Report, error) {
+		switch {
+		case t.Grid == "paper" && t.Select == "cost":
+			return e.SelectByCost(ctx, cfg, eval.PaperGrid(), plan, report)
+		case t.Grid == "paper":
+			return e.Nested(ctx, cfg, eval.PaperGrid(), plan, or(t.Inner, 10), report)
+		default:
+			return e.CrossValidate(ctx, cfg, plan, report)
+		}
 	}
 	var rep eval.Report
-	switch {
-	case t.Grid == "paper" && t.Select == "cost":
-		rep, err = e.SelectByCost(ctx, cfg, eval.PaperGrid(), plan, report)
-	case t.Grid == "paper":
-		rep, err = e.Nested(ctx, cfg, eval.PaperGrid(), plan, or(t.Inner, 10), report)
-	default:
-		rep, err = e.CrossValidate(ctx, cfg, plan, report)
+	if t.Labels {
+		// Each fold's label vocabulary comes from its training graphs.
+		rep, err = eval.ByTrainingFolds(ctx, ds.Labels, len(ds.Classes), plan, func(train []int) (*eval.WKPI, error) {
+			return w.labelled(ctx, ds, s, train, report)
+		}, run)
+	} else {
+		var e *eval.WKPI
+		if e, err = w.wkpi(ctx, ds, s, report); err == nil {
+			rep, err = run(e, plan)
+		}
 	}
 	if err != nil {
 		return protocol.Response{}, err
@@ -140,7 +170,12 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	e, err := w.wkpi(ctx, ds, s, report)
+	var e *eval.WKPI
+	if t.Labels {
+		e, err = w.labelled(ctx, ds, s, nil, report)
+	} else {
+		e, err = w.wkpi(ctx, ds, s, report)
+	}
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -176,7 +211,7 @@ func describe(m *model.Model) protocol.Response {
 	g := m.Grid
 	return protocol.Response{
 		Info: &protocol.Info{
-			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind),
+			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind), Extra: filtration.FormatList(m.Features.Extra), Mode: m.Features.Mode(),
 			Init: m.Learn.Init, M: m.Weight.Len(), Sigma: m.Sigma, C: m.C,
 			Grid: protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols},
 			Cost: m.Trace.Cost, Support: len(m.Support),

@@ -65,7 +65,17 @@ func TestTrainingDefaults(t *testing.T) {
 		cfg.Learn.Prior != 0 || cfg.Learn.Contrast != 0 {
 		t.Errorf("settings not kept: %+v %+v", s, cfg.Learn)
 	}
-	for _, bad := range []protocol.Training{{Grid: "mine"}, {Grid: "paper", Select: "best"}, {Tau: -1}, {Prior: new(-0.5)}} {
+	// Issue 8's choices: descriptor set, size-aware images, objective, scales.
+	s, cfg, _, err = config(&protocol.Training{Extra: "hks@0.5,degree", Raw: true, Objective: "cka", ChannelScales: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []filtration.Options{{Kind: filtration.KindHKS, HKSTime: 0.5}, {Kind: filtration.KindDegree}}; !reflect.DeepEqual(s.Extra, want) ||
+		s.Normalize || cfg.Learn.Objective != learn.ObjectiveCKA || !cfg.Learn.Channels {
+		t.Errorf("issue 8 choices not kept: extra %+v, normalise %v, %+v", s.Extra, s.Normalize, cfg.Learn)
+	}
+	for _, bad := range []protocol.Training{{Grid: "mine"}, {Grid: "paper", Select: "best"}, {Tau: -1}, {Prior: new(-0.5)},
+		{Extra: "curvature"}, {Objective: "margin"}} {
 		if _, _, _, err := config(&bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}

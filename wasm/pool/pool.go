@@ -117,6 +117,20 @@ func (p *Pool) Cancel(id int64) {
 	run(calls)
 }
 
+// Fill starts idle workers until the pool runs size of them, so that a
+// run that fills the pool does not wait for workers to start, and the
+// workers warm up meanwhile (jobs.Warm). A worker that cannot start is
+// left to the next job to report.
+func (p *Pool) Fill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.slots) < p.size {
+		if _, err := p.start(); err != nil {
+			return
+		}
+	}
+}
+
 // Running reports how many jobs are queued or running.
 func (p *Pool) Running() int {
 	p.mu.Lock()
@@ -226,6 +240,11 @@ func (p *Pool) idle(interactive bool) (*slot, error) {
 	if len(p.slots) >= room {
 		return nil, nil
 	}
+	return p.start()
+}
+
+// start spawns a worker into a new idle slot.
+func (p *Pool) start() (*slot, error) {
 	s := &slot{}
 	conn, err := p.spawn(
 		func(e protocol.Envelope) { p.receive(s, e) },

@@ -267,3 +267,21 @@ func TestInteractiveWhileHeavy(t *testing.T) {
 		t.Errorf("%d workers for interactive jobs only, want 2", n)
 	}
 }
+
+// TestFill: Fill starts the pool's workers ahead of jobs, never more than
+// its size, and the next jobs run on them without starting others.
+func TestFill(t *testing.T) {
+	var sp fakeSpawner
+	p := New(2, sp.spawn)
+	p.Fill()
+	p.Fill()
+	if len(sp.conns) != 2 {
+		t.Fatalf("%d workers after Fill, want the pool's 2", len(sp.conns))
+	}
+	var l log
+	p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("a"))
+	p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("b"))
+	if len(sp.conns) != 2 || len(sp.conns[0].sent) != 1 || len(sp.conns[1].sent) != 1 {
+		t.Errorf("jobs after Fill: %d workers; sent %d and %d, want one job on each of the 2", len(sp.conns), len(sp.conns[0].sent), len(sp.conns[1].sent))
+	}
+}

@@ -103,6 +103,20 @@ type Training struct {
 	Grid   string `json:"grid,omitempty"`
 	Select string `json:"select,omitempty"`
 	Inner  int    `json:"inner,omitempty"`
+	// Labels turns on the node-label mode (features.Labels): atom types
+	// join the structure; off is the paper's structure-only protocol.
+	Labels bool `json:"labels,omitempty"`
+	// Extra adds descriptors, each with its own image channels, as the
+	// CLI's -extra: comma-separated kinds, hks@t for HKS at time t.
+	Extra string `json:"extra,omitempty"`
+	// Raw keeps the images unnormalised, so graph size counts (-raw).
+	Raw bool `json:"raw,omitempty"`
+	// Objective is the learning's objective, learn.ObjectiveTC (the
+	// paper's; also "") or learn.ObjectiveCKA (-objective).
+	Objective string `json:"objective,omitempty"`
+	// ChannelScales also learns one scale per image block by alignment
+	// (-channel-scales).
+	ChannelScales bool `json:"channelScales,omitempty"`
 }
 
 // Response is one message from a worker about job ID.
@@ -113,6 +127,9 @@ type Response struct {
 	Done  int    `json:"done,omitempty"`
 	Total int    `json:"total,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Memory is the worker's WebAssembly memory in bytes when it answered
+	// Done; the memory only grows, so this is the worker's peak so far.
+	Memory uint64 `json:"memory,omitempty"`
 
 	Summary  *Summary   `json:"summary,omitempty"`
 	Drawing  *Drawing   `json:"drawing,omitempty"`
@@ -228,6 +245,11 @@ type Info struct {
 	// initial mixture.
 	Centres [][2]float64 `json:"centres,omitempty"`
 	Before  [][2]float64 `json:"before,omitempty"`
+	// Extra lists the model's further descriptors as Training.Extra does
+	// ("" for none).
+	Extra string `json:"extra,omitempty"`
+	// Mode is features.Settings.Mode: "structure only" or "node labels".
+	Mode string `json:"mode"`
 }
 
 // Graph is the prediction for one input graph; Points are its diagram

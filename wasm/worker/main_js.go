@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"runtime"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -15,6 +17,9 @@ import (
 
 // progressEvery spaces progress messages: enough for a smooth bar.
 const progressEvery = 150 * time.Millisecond
+
+// warmPause is how often the idle warm-up looks whether jobs are running.
+const warmPause = 20 * time.Millisecond
 
 func main() {
 	var w jobs.Worker
@@ -41,6 +46,9 @@ func main() {
 		msg.Set("b", blobs)
 		self.Call("postMessage", msg, blobs)
 	}
+	// busy counts the jobs running; the warm-up (jobs.Warm) takes its
+	// steps only while it is zero.
+	var busy atomic.Int32
 	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		data := args[0].Get("data")
 		e := protocol.Envelope{Header: []byte(data.Get("h").String())}
@@ -58,7 +66,9 @@ func main() {
 		}
 		// The pool sends one job at a time; running it off the callback
 		// lets the callback return as js.FuncOf requires.
+		busy.Add(1)
 		go func() {
+			defer busy.Add(-1)
 			report := jobs.Throttle(func(stage string, done, total int) {
 				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: stage, Done: done, Total: total})
 			}, progressEvery, time.Now)
@@ -66,9 +76,25 @@ func main() {
 			fold := func(f eval.Fold) {
 				post(protocol.Response{ID: req.ID, Event: protocol.Partial, Fold: &f})
 			}
-			post(w.Run(context.Background(), req, report, fold))
+			resp := w.Run(context.Background(), req, report, fold)
+			var mem runtime.MemStats
+			runtime.ReadMemStats(&mem)
+			resp.Memory = mem.Sys // the linear memory Go took from the browser
+			post(resp)
 		}()
 		return nil
 	}))
+	go func() {
+		// Sleeping hands control back to the browser, which delivers any
+		// request that is waiting; a job that comes during a step waits for
+		// that step only.
+		idle := func() {
+			for time.Sleep(warmPause); busy.Load() > 0; time.Sleep(warmPause) {
+			}
+		}
+		if err := jobs.Warm(context.Background(), idle); err != nil {
+			js.Global().Get("console").Call("warn", "worker warm-up: "+err.Error())
+		}
+	}()
 	select {}
 }

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserBenchNCI1 runs a 10-fold CV of NCI1 (4,110 graphs) with the
+// defaults in the browser, split over two Web Workers as the Train tab
+// splits it, and logs the time and each worker's memory (issue 11; figures
+// in docs/browser-benchmarks.md). It takes minutes, so it runs only when
+// WKPI_BROWSER_BENCH=1:
+//
+//	WKPI_BROWSER_BENCH=1 go test -v -run TestBrowserBenchNCI1 -timeout 60m ./cmd/serve
+func TestBrowserBenchNCI1(t *testing.T) {
+	if os.Getenv("WKPI_BROWSER_BENCH") == "" {
+		t.Skip("a benchmark of several minutes: set WKPI_BROWSER_BENCH=1 to run it")
+	}
+	data := zipDir(t, "../../data/NCI1")
+	mux := http.NewServeMux()
+	mux.Handle("/", Handler(site))
+	mux.HandleFunc("/bench/NCI1.zip", func(w http.ResponseWriter, r *http.Request) { w.Write(data) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := browserFor(t, 50*time.Minute)
+	defer cancel()
+	step(t, ctx, "open the app", chromedp.Navigate(srv.URL), chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")))
+	type part struct {
+		Seconds float64 `json:"seconds"`
+		Memory  float64 `json:"memory"`
+		Folds   int     `json:"folds"`
+		Error   string  `json:"error"`
+	}
+	var parts []part
+	stepWithin(t, ctx, 45*time.Minute, "NCI1 10-fold CV on two workers", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		var err error
+		parts, err = chromedp.Evaluate[[]part](`(async () => {
+			const zip = await (await fetch("/bench/NCI1.zip")).arrayBuffer();
+			const t0 = performance.now();
+			const run = (only) => new Promise((ok) => {
+				const w = new Worker("/web/worker.js");
+				w.onmessage = (e) => {
+					const h = JSON.parse(e.data.h);
+					if (h.event === "progress" || h.event === "partial") return;
+					w.terminate();
+					ok({seconds: (performance.now() - t0) / 1000, memory: h.memory || 0,
+						folds: h.cv ? h.cv.report.folds.length : 0, error: h.error || ""});
+				};
+				const req = {id: 1, kind: "cv", dataset: "NCI1", files: [{name: "NCI1.zip"}], training: {only}};
+				const b = zip.slice(0);
+				w.postMessage({h: JSON.stringify(req), b: [b]}, [b]);
+			});
+			return Promise.all([run([0, 2, 4, 6, 8]), run([1, 3, 5, 7, 9])]); })()`, chromedp.EvalAwaitPromise)(ctx, tg)
+		return err
+	}))
+	for i, p := range parts {
+		if p.Error != "" || p.Folds != 5 {
+			t.Errorf("worker %d: %d folds, error %q", i, p.Folds, p.Error)
+		}
+		t.Logf("BENCH browser NCI1 10-fold CV, worker %d (5 folds): done after %.0f s, worker memory %.0f MB", i, p.Seconds, p.Memory/1e6)
+	}
+}
+
+// zipDir zips the files of dir (a TU dataset) in memory.
+func zipDir(t *testing.T, dir string) []byte {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no dataset files in %s (run make data): %v", dir, err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := zw.Create(filepath.Base(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(fmt.Errorf("zipping %s: %w", dir, err))
+	}
+	return buf.Bytes()
+}

@@ -1,0 +1,134 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/progress"
+)
+
+// fitted is an outer fold's fit awaiting its kernels and SVMs: its
+// learned and initial weight functions.
+type fitted struct {
+	fold  Fold
+	mixes []kernel.Mixture // learned, initial
+}
+
+// testFolds computes the kernels of the fitted folds, trains and tests
+// their learned and baseline SVMs, and hands each finished fold to done,
+// in order. Folds whose kernels are computed directly (no pair table)
+// and exactly (no Nyström option) share passes over the pairs
+// (kernel.Splits): every pair's pixel terms
+// are computed once for the learned and initial weights of a group of
+// folds, where a fold alone would recompute them (NCI1: 10 passes over
+// 8.4 M pairs become 3).
+func (w *WKPI) testFolds(ctx context.Context, fits []fitted, train [][]int, prog progress.Func, done func(Fold)) error {
+	var out []kernel.SplitKernels
+	var full [][]float64 // the unpacked Gram matrix, one at a time
+	for a := 0; a < len(fits); {
+		cfg := fits[a].fold.Config
+		p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant, prog)
+		if err != nil {
+			return err
+		}
+		direct, ok := p.(directPairs)
+		if !ok || cfg.Nystrom > 0 {
+			f := &fits[a]
+			ks, err := w.kernelSet(ctx, p, cfg, f.mixes, [][]float64{f.fold.ChannelScales}, train[f.fold.Index], f.fold.Test)
+			if err != nil {
+				return fmt.Errorf("eval: fold %d: %w", f.fold.Index, err)
+			}
+			if err := w.score(ctx, &f.fold, ks); err != nil {
+				return err
+			}
+			done(f.fold)
+			a++
+			continue
+		}
+		b := w.group(fits, a, train)
+		splits := make([]kernel.Split, b-a)
+		for q := range splits {
+			f := fits[a+q].fold
+			splits[q] = kernel.Split{Weights: w.weights(f.Config, fits[a+q].mixes, [][]float64{f.ChannelScales}), Train: train[f.Index], Test: f.Test}
+		}
+		// The garbage of what came before (the features, the pair sums,
+		// the last pass's sparse copy of the images) goes first, and back
+		// to the system: the heap may otherwise grow to twice its live
+		// size, and freed pages stay resident until returned, when the
+		// passes' matrices are most of the memory budget.
+		debug.FreeOSMemory()
+		if out, err = kernel.Splits(ctx, direct.images, cfg.Sigma, cfg.Variant, splits, out, prog); err != nil {
+			return fmt.Errorf("eval: folds %d to %d: %w", fits[a].fold.Index, fits[b-1].fold.Index, err)
+		}
+		for q, s := range splits {
+			f := &fits[a+q].fold
+			ks := &kernelSet{train: s.Train, test: s.Test, cross: out[q].Cross, packed: out[q].Gram, full: &full}
+			if err := w.score(ctx, f, ks); err != nil {
+				return err
+			}
+			done(*f)
+		}
+		a = b
+	}
+	return nil
+}
+
+// group returns the end of the group of folds from fits[a] that share a
+// pass over the pairs: of the consecutive folds of fits[a]'s kernel width
+// and variant, as many as the memory budget allows, in groups of about
+// equal size. Within three quarters of the table budget go the group's
+// matrices (packed Gram and cross, one per weight function), the one
+// unpacked Gram matrix an SVM needs at a time and the pass's sparse copy
+// of the images (20 bytes a non-zero pixel); the rest is left to the
+// images themselves, the features and the runtime. On NCI1 (1 GB) that
+// is 5 folds a pass (float32 Gram matrices).
+func (w *WKPI) group(fits []fitted, a int, train [][]int) int {
+	budget := w.MaxTableBytes
+	if budget <= 0 {
+		budget = DefaultMaxTableBytes
+	}
+	var nnz int64
+	for _, img := range w.Set.Images {
+		for _, v := range img {
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	c := fits[a].fold.Config
+	var worst, most int64
+	end := a
+	for ; end < len(fits); end++ {
+		f := fits[end].fold
+		if f.Config.Sigma != c.Sigma || f.Config.Variant != c.Variant || f.Config.Nystrom != c.Nystrom {
+			break
+		}
+		nt, ne := int64(len(train[f.Index])), int64(len(f.Test))
+		worst = max(worst, int64(len(fits[end].mixes))*(4*nt*(nt+1)/2+8*ne*nt)) // float32 Gram, float64 cross
+		most = max(most, nt)
+	}
+	per := max(1, int((budget*3/4-8*most*most-20*nnz)/worst))
+	m := end - a
+	groups := (m + per - 1) / per
+	return a + (m+groups-1)/groups
+}
+
+// score trains the fold's learned (0) and baseline (1) SVMs on ks and
+// tests them on the fold.
+func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
+	truth := w.truth(fold.Test)
+	var err error
+	if fold.Predicted, err = w.predict(ctx, ks, 0, fold.Config.C); err != nil {
+		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
+	}
+	if fold.BaselinePredicted, err = w.predict(ctx, ks, 1, fold.Config.C); err != nil {
+		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
+	}
+	if fold.Accuracy, err = Accuracy(fold.Predicted, truth); err != nil {
+		return err
+	}
+	fold.Baseline, err = Accuracy(fold.BaselinePredicted, truth)
+	return err
+}

@@ -1,0 +1,193 @@
+package features
+
+import (
+	"context"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/testenv"
+	"wkpi-web/core/tu"
+)
+
+func labelled(t *testing.T, labels []string, edges ...graph.Edge) *graph.Graph {
+	t.Helper()
+	g, err := graph.New(len(labels), edges, nil, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// The vocabulary counts nodes of the training graphs only: "z", which only
+// the held-out graph has, gets no group of its own, and that graph's nodes
+// all fall into "other".
+func TestFitVocabularyTrainingOnly(t *testing.T) {
+	e := func(u, v int) graph.Edge { return graph.Edge{U: u, V: v} }
+	graphs := []*graph.Graph{
+		labelled(t, []string{"a", "a", "b"}, e(0, 1), e(1, 2)),
+		labelled(t, []string{"a", "c"}, e(0, 1)),
+		labelled(t, []string{"z", "z", "z", "z"}, e(0, 1), e(1, 2), e(2, 3)),
+	}
+	train := []int{0, 1}
+	// Counts a:3, b:1, c:1 (ties in label order); z:4 is not counted.
+	if got, want := FitVocabulary(graphs, train, 5), []string{"a", "b", "c"}; !slices.Equal(got, want) {
+		t.Errorf("vocabulary %v, want %v", got, want)
+	}
+	if got, want := FitVocabulary(graphs, train, 1), []string{"a"}; !slices.Equal(got, want) {
+		t.Errorf("k=1: vocabulary %v, want %v", got, want)
+	}
+	if got, want := FitVocabulary(graphs, nil, 1), []string{"z"}; !slices.Equal(got, want) {
+		t.Errorf("all graphs: vocabulary %v, want %v", got, want)
+	}
+	l := &Labels{Vocabulary: FitVocabulary(graphs, train, 5)}
+	group, err := l.group(graphs[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{3, 3, 3, 3}; !slices.Equal(group, want) {
+		t.Errorf("held-out graph's groups %v, want %v (all other)", group, want)
+	}
+	// Codes tie numerically: "2" before "10".
+	codes := []*graph.Graph{labelled(t, []string{"10", "2"}, e(0, 1))}
+	if got, want := FitVocabulary(codes, nil, 2), []string{"2", "10"}; !slices.Equal(got, want) {
+		t.Errorf("numeric ties: %v, want %v", got, want)
+	}
+}
+
+// Nitrobenzene as a hand-written MOL block (element symbols) reaches
+// MUTAG's codes through the table of MUTAG's README (C 0, N 1, O 2): the
+// ring carbons, the nitrogen and both oxygens land in their groups.
+func TestLabelGroupsFromMolfile(t *testing.T) {
+	data, err := os.ReadFile("testdata/nitrobenzene.mol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mols, err := graphfile.Parse("nitrobenzene.mol", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := tu.ReadNodeLabelNames(testenv.Dataset(t, "MUTAG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mol := mols[0]
+	l := &Labels{Vocabulary: []string{"0", "2", "1"}, Names: names} // C, O, N
+	group, err := l.group(mol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 0, 0, 0, 0, 0, 2, 1, 1}; !slices.Equal(group, want) {
+		t.Errorf("groups %v, want %v", group, want)
+	}
+	// The same molecule written with MUTAG's codes gets the same diagrams.
+	coded := labelled(t, []string{"0", "0", "0", "0", "0", "0", "1", "2", "2"}, mol.Edges...)
+	s := Default(filtration.KindDegree)
+	s.Labels = l
+	a, err := GraphDiagramsOf(mol, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := GraphDiagramsOf(coded, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != 1+4 || len(a) != len(b) {
+		t.Fatalf("%d and %d diagrams, want 5 (degree, C, O, N, other)", len(a), len(b))
+	}
+	for k := range a {
+		if !sameDiagrams(a[k], b[k]) {
+			t.Errorf("descriptor %d: %v from the molfile, %v from codes", k, a[k], b[k])
+		}
+	}
+	// Without the table the model cannot tell which code is carbon.
+	l.Names = nil
+	if _, err := l.group(mol); err == nil || !strings.Contains(err.Error(), "no code table") {
+		t.Errorf("no table: error %v, want one that says no code table is known", err)
+	}
+	// A model trained on element symbols needs no table; an element it has
+	// not seen goes to "other".
+	l = &Labels{Vocabulary: []string{"C", "N"}}
+	if group, err = l.group(mol); err != nil || !slices.Equal(group, []int{0, 0, 0, 0, 0, 0, 1, 2, 2}) {
+		t.Errorf("element vocabulary: groups %v, error %v", group, err)
+	}
+	// No node labels at all: an error, not a structure-only answer.
+	if _, err := l.group(mustGraph(t, 2, graph.Edge{U: 0, V: 1})); err == nil {
+		t.Error("graph without node labels: no error")
+	}
+}
+
+func sameDiagrams(a, b persistence.Diagrams) bool {
+	return slices.Equal(a.Ord0, b.Ord0) && slices.Equal(a.Ext0, b.Ext0) && slices.Equal(a.Rel1, b.Rel1) && slices.Equal(a.Ext1, b.Ext1)
+}
+
+// The label blocks are the extended persistence of each group's heat
+// (filtration.LabelHeat, tested against an eigendecomposition there), and
+// Compute gives every graph one image block per channel and descriptor.
+func TestLabelDiagramsAndImages(t *testing.T) {
+	e := func(u, v int) graph.Edge { return graph.Edge{U: u, V: v} }
+	ds := &graph.Dataset{
+		Graphs: []*graph.Graph{
+			labelled(t, []string{"0", "0", "1", "0", "2"}, e(0, 1), e(1, 2), e(2, 3), e(3, 4), e(0, 2)),
+			labelled(t, []string{"1", "0", "0", "0"}, e(0, 1), e(1, 2), e(2, 3)),
+			labelled(t, []string{"0", "1", "1", "0", "0", "7"}, e(0, 1), e(0, 2), e(0, 3), e(3, 4), e(4, 5)),
+		},
+		Labels: []int{0, 1, 0}, Classes: []string{"x", "y"},
+	}
+	s := Default(filtration.KindDegree)
+	s.Labels = &Labels{Vocabulary: FitVocabulary(ds.Graphs, []int{0, 1}, 2), Time: 0.7}
+	if !slices.Equal(s.Labels.Vocabulary, []string{"0", "1"}) {
+		t.Fatalf("vocabulary %v", s.Labels.Vocabulary)
+	}
+	for gi, g := range ds.Graphs {
+		got, err := GraphDiagramsOf(g, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		group, _ := s.Labels.group(g)
+		heat, err := filtration.LabelHeat(g, group, 3, 0.7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, h := range heat {
+			want := persistence.Extended(g, h).DropZero()
+			d := got[1+k]
+			if len(d.Ext0) != len(want.Ext0) || len(d.Ext1) != len(want.Ext1) || len(d.Ord0) != len(want.Ord0) || len(d.Rel1) != len(want.Rel1) {
+				t.Fatalf("graph %d group %d: %v, want %v", gi, k, d, want)
+			}
+			for i, p := range d.Ext0 {
+				if math.Abs(p.Birth-want.Ext0[i].Birth) > 1e-11 || math.Abs(p.Death-want.Ext0[i].Death) > 1e-11 {
+					t.Errorf("graph %d group %d Ext0 %v, want %v", gi, k, d.Ext0, want.Ext0)
+				}
+			}
+		}
+	}
+	set, err := Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := set.Settings.Blocks(), 2*(1+3); got != want {
+		t.Fatalf("%d blocks, want %d", got, want)
+	}
+	pixels := set.Grid.Rows * set.Grid.Cols
+	for i, img := range set.Images {
+		if len(img) != set.Settings.Blocks()*pixels {
+			t.Errorf("graph %d: %d pixels, want %d", i, len(img), set.Settings.Blocks()*pixels)
+		}
+		if len(set.GraphDiagrams(i)) != 4 {
+			t.Errorf("graph %d: %d diagrams, want 4", i, len(set.GraphDiagrams(i)))
+		}
+	}
+	if len(set.Settings.Scales) != 4 {
+		t.Errorf("%d scales, want one per descriptor (4)", len(set.Settings.Scales))
+	}
+	if s.Mode() != "node labels" || Default(filtration.KindRicci).Mode() != "structure only" {
+		t.Errorf("modes %q, %q", s.Mode(), Default(filtration.KindRicci).Mode())
+	}
+}

@@ -1,0 +1,210 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"wkpi-web/core/progress"
+)
+
+// Split is a training set and a test set of images (indices into the
+// images of a Splits pass, Train ascending, the two disjoint), with the
+// weight vectors whose kernels are wanted on them: for each, the Gram
+// matrix of Train and the cross matrix of Test against Train. A fold of
+// a cross-validation, say, with its learned and initial weights.
+type Split struct {
+	Weights     [][]float64
+	Train, Test []int
+}
+
+// SplitKernels is a Split's matrices, one per weight vector: Gram[k] the
+// Train x Train matrix as its upper triangle packed row-major (gonum's
+// blas.Upper packed layout, half the memory of the full matrix; Full
+// unpacks it), Cross[k] the Test x Train matrix.
+//
+// The Gram matrices are kept as float32, the nearest float32 of each
+// entry: they are most of a pass's memory, and at half the size twice as
+// many folds share a pass (NCI1: 2 passes instead of 3 within 1 GB).
+// The SVM's solution moves by about 1e-7 relative (its own stopping
+// tolerance is 1e-3); docs/benchmarks.md gives the accuracies before and
+// after, which agree.
+type SplitKernels struct {
+	Gram  []blas32.SymmetricPacked
+	Cross [][][]float64
+}
+
+// Splits computes the kernels of several splits of the same images in
+// one pass over their pairs: a pair's pixel terms (the exps of WKPI), the
+// costly part, are computed once for the weight vectors of every split
+// that needs the pair (all but those with both images in its test set).
+// Every cross entry has the same bits as Family.Cross of that split
+// gives, every Gram entry is the float32 rounding of Family.Gram's
+// (divergences are symmetric in the two images, bit for bit).
+//
+// out, when it holds the kernels of earlier splits of the same shapes,
+// is overwritten in place, so that successive groups of splits (as a
+// memory budget allows) reuse one allocation.
+func Splits(ctx context.Context, images [][]float64, sigma float64, v Variant, splits []Split, out []SplitKernels, prog progress.Func) ([]SplitKernels, error) {
+	if len(images) == 0 || len(splits) == 0 {
+		return nil, fmt.Errorf("kernel: splits need images (%d) and splits (%d)", len(images), len(splits))
+	}
+	if err := checkImages(images, len(images[0])); err != nil {
+		return nil, err
+	}
+	n := len(images)
+	// role[q][i] is image i's place in split q: position p in Train as
+	// p+1, in Test as -(p+1), 0 when in neither.
+	role := make([][]int32, len(splits))
+	var all [][]float64
+	for q, sp := range splits {
+		fam := Family{Weights: sp.Weights, Sigma: sigma, Variant: v}
+		if err := fam.validate(len(images[0])); err != nil {
+			return nil, fmt.Errorf("split %d: %w", q, err)
+		}
+		role[q] = make([]int32, n)
+		for p, i := range sp.Train {
+			if i < 0 || i >= n || role[q][i] != 0 || (p > 0 && i <= sp.Train[p-1]) {
+				return nil, fmt.Errorf("kernel: split %d: training image %d is outside [0, %d), repeated or out of order", q, i, n)
+			}
+			role[q][i] = int32(p + 1)
+		}
+		for p, i := range sp.Test {
+			if i < 0 || i >= n || role[q][i] != 0 {
+				return nil, fmt.Errorf("kernel: split %d: test image %d is outside [0, %d) or also in training", q, i, n)
+			}
+			role[q][i] = -int32(p + 1)
+		}
+		all = append(all, sp.Weights...)
+	}
+	out = shapeSplits(splits, out)
+	fam := Family{Weights: all, Sigma: sigma, Variant: v}
+	sp := fam.prepare(images, fam.kernel(0).pixelFunc())
+	ps := fam.pass()
+	// value is vector k's kernel value at divergence div.
+	wsum := make([]float64, len(all))
+	for k, w := range all {
+		wsum[k] = sum(w)
+	}
+	value := func(k int, div float64) float64 { return fam.kernel(k).fromDivergence(div, wsum[k]) }
+	// first[q] is split q's first weight vector in all.
+	first := make([]int, len(splits)+1)
+	for q, s := range splits {
+		first[q+1] = first[q] + len(s.Weights)
+	}
+	for q, s := range splits {
+		for k, g := range out[q].Gram {
+			for p := range s.Train {
+				g.Data[packed(g.N, p, p)] = float32(value(first[q]+k, 0))
+			}
+		}
+	}
+	b := BalancedSplit(n, Parts(n))
+	tick := prog.Counter("gram", n)
+	return out, Parallel(len(b)-1, func(part int) error {
+		d := make([]float64, len(all))
+		var r row
+		for i := b[part]; i < b[part+1]; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r.set(&sp[i])
+			for j := i + 1; j < n; j++ {
+				if !needed(role, i, j) {
+					continue
+				}
+				ps.divergences(&r, &sp[j], d)
+				for q := range splits {
+					ri, rj := role[q][i], role[q][j]
+					if ri < 0 {
+						ri, rj = rj, ri // the test image second
+					}
+					switch {
+					case ri > 0 && rj > 0:
+						for k, g := range out[q].Gram {
+							g.Data[packed(g.N, int(ri-1), int(rj-1))] = float32(value(first[q]+k, d[first[q]+k]))
+						}
+					case ri > 0 && rj < 0:
+						for k, c := range out[q].Cross {
+							c[-rj-1][ri-1] = value(first[q]+k, d[first[q]+k])
+						}
+					}
+				}
+			}
+			tick()
+		}
+		return nil
+	})
+}
+
+// needed says whether a split wants pair (i, j): both in its training
+// set, or one in training and the other in test.
+func needed(role [][]int32, i, j int) bool {
+	for _, r := range role {
+		if (r[i] > 0 && r[j] != 0) || (r[i] < 0 && r[j] > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// packed is the index of (i, j), i <= j, in an n x n upper triangle
+// packed row-major: row i starts after the n + (n-1) + ... + (n-i+1)
+// entries of the rows above.
+func packed(n, i, j int) int {
+	return i*n - i*(i-1)/2 + j - i
+}
+
+// shapeSplits returns out with matrices of splits' shapes, reusing the
+// memory of out's where it is large enough.
+func shapeSplits(splits []Split, out []SplitKernels) []SplitKernels {
+	if len(out) < len(splits) {
+		out = append(out, make([]SplitKernels, len(splits)-len(out))...)
+	}
+	out = out[:len(splits)]
+	for q, s := range splits {
+		o := &out[q]
+		nt, ne := len(s.Train), len(s.Test)
+		o.Gram = resize(o.Gram, len(s.Weights))
+		o.Cross = resize(o.Cross, len(s.Weights))
+		for k := range s.Weights {
+			o.Gram[k] = blas32.SymmetricPacked{Uplo: blas.Upper, N: nt, Data: resize(o.Gram[k].Data, nt*(nt+1)/2)}
+			o.Cross[k] = resize(o.Cross[k], ne)
+			for t := range o.Cross[k] {
+				o.Cross[k][t] = resize(o.Cross[k][t], nt)
+			}
+		}
+	}
+	return out
+}
+
+// resize returns x with length n, reusing its memory when it can.
+func resize[T any](x []T, n int) []T {
+	if cap(x) >= n {
+		return x[:n]
+	}
+	// Room for a little growth: folds of a CV differ in size by a few
+	// samples. The old elements are kept (the rows of a [][]float64).
+	y := make([]T, n, n+n/64)
+	copy(y, x[:cap(x)])
+	return y
+}
+
+// Full unpacks the symmetric matrix g into dst (reused when its rows are
+// long enough) and returns the n x n matrix.
+func Full(g blas32.SymmetricPacked, dst [][]float64) [][]float64 {
+	dst = resize(dst, g.N)
+	for i := range dst {
+		dst[i] = resize(dst[i], g.N)
+	}
+	for i := range g.N {
+		row := g.Data[packed(g.N, i, i) : packed(g.N, i, i)+g.N-i]
+		for j, v := range row {
+			dst[i][i+j] = float64(v)
+			dst[i+j][i] = float64(v)
+		}
+	}
+	return dst
+}

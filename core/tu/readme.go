@@ -1,0 +1,117 @@
+package tu
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// NodeLabelNames reads the "Node labels:" table of a TU README.txt, which
+// says what each integer node label stands for (MUTAG: "0  C", "1  N",
+// ...): code -> name. The table is the run of "<integer> <name>" lines
+// after a line that starts with "Node labels" (blank lines before the
+// first entry are skipped; the first other line ends it). A README
+// without such a table gives nil and no error; a code given twice with
+// different names is an error naming the line.
+func NodeLabelNames(readme []byte) (map[string]string, error) {
+	sc := bufio.NewScanner(bytes.NewReader(readme))
+	sc.Buffer(make([]byte, 0, 64*1024), maxMember)
+	var table map[string]string
+	inTable := false
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if !inTable {
+			if strings.HasPrefix(strings.ToLower(text), "node labels") {
+				inTable, table = true, map[string]string{}
+			}
+			continue
+		}
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			if len(table) == 0 {
+				continue
+			}
+			break
+		}
+		if _, err := strconv.Atoi(fields[0]); err != nil || len(fields) < 2 {
+			if len(table) == 0 {
+				inTable = false // a "Node labels" line that heads no table
+				continue
+			}
+			break
+		}
+		name := strings.Join(fields[1:], " ")
+		if old, dup := table[fields[0]]; dup && old != name {
+			return nil, fmt.Errorf("README.txt line %d: node label %s is both %q and %q", line, fields[0], old, name)
+		}
+		table[fields[0]] = name
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("README.txt: %w", err)
+	}
+	if len(table) == 0 {
+		return nil, nil
+	}
+	return table, nil
+}
+
+// ReadNodeLabelNames reads NodeLabelNames from the README.txt of a dataset
+// folder or .zip archive (as Read takes them); nil, nil when there is none.
+func ReadNodeLabelNames(name string) (map[string]string, error) {
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		data, err := os.ReadFile(filepath.Join(name, "README.txt"))
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		t, err := NodeLabelNames(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return t, nil
+	}
+	zr, err := zip.OpenReader(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer zr.Close()
+	t, err := ZipNodeLabelNames(&zr.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return t, nil
+}
+
+// ZipNodeLabelNames reads NodeLabelNames from the README.txt of a dataset
+// zip; nil, nil when it has none.
+func ZipNodeLabelNames(zr *zip.Reader) (map[string]string, error) {
+	for _, f := range zr.File {
+		if path.Base(f.Name) != "README.txt" || strings.Contains(f.Name, "__MACOSX/") {
+			continue
+		}
+		r, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		data, err := io.ReadAll(io.LimitReader(r, maxMember))
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		return NodeLabelNames(data)
+	}
+	return nil, nil
+}
