@@ -456,6 +456,10 @@ func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, in
 }
 
 // innerSearch scores every grid cell by CV on train and returns the best.
+// For each sigma every cell's inner folds learn first; then, on the direct
+// path, each inner fold's kernels for all m share passes over the pairs
+// with the other inner folds (kernel.Splits, as testFolds), where one
+// kernel a pass recomputed every pair's pixel terms len(Ms) x inner times.
 func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []int, inner int, seed int64, prog progress.Func) (Config, float64, error) {
 	labels := w.truth(train)
 	folds, err := StratifiedKFold(labels, inner, seed)
@@ -474,37 +478,85 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 		if err != nil {
 			return Config{}, 0, err
 		}
-		for _, m := range grid.Ms {
-			cfg := base
-			cfg.Sigma, cfg.Learn.M = sigma, m
-			accs := make([][]float64, len(grid.Cs))
+		cfgs := make([]Config, len(grid.Ms))
+		// fits[g] holds inner fold g's weight functions, one per m.
+		fits := make([]fitted, inner)
+		scales := make([][][]float64, inner)
+		for mi, m := range grid.Ms {
+			cfgs[mi] = base
+			cfgs[mi].Sigma, cfgs[mi].Learn.M = sigma, m
 			for g := range inner {
-				mix, _, err := w.learnWeight(ctx, innerTrain[g], sums, g, cfg, nil)
+				mix, _, err := w.learnWeight(ctx, innerTrain[g], sums, g, cfgs[mi], nil)
 				if err != nil {
 					return Config{}, 0, err
 				}
-				scales, err := w.channelScales(ctx, innerTrain[g], mix, cfg)
+				sc, err := w.channelScales(ctx, innerTrain[g], mix, cfgs[mi])
 				if err != nil {
 					return Config{}, 0, err
 				}
-				ks, err := w.kernelSet(ctx, p, cfg, []kernel.Mixture{mix}, [][]float64{scales}, innerTrain[g], innerTest[g])
+				fits[g].fold = Fold{Index: g, Config: cfgs[0], Test: innerTest[g]}
+				fits[g].mixes, scales[g] = append(fits[g].mixes, mix), append(scales[g], sc)
+			}
+		}
+		// accs[mi][ci] lists the inner folds' accuracies, in fold order.
+		accs := make([][][]float64, len(grid.Ms))
+		for mi := range accs {
+			accs[mi] = make([][]float64, len(grid.Cs))
+		}
+		// score tests ks's weight function k, cell mi's, on inner fold g.
+		score := func(g, mi, k int, ks *kernelSet) error {
+			for ci, c := range grid.Cs {
+				pred, err := w.predict(ctx, ks, k, c)
 				if err != nil {
+					return err
+				}
+				acc, err := Accuracy(pred, w.truth(innerTest[g]))
+				if err != nil {
+					return err
+				}
+				accs[mi][ci] = append(accs[mi][ci], acc)
+			}
+			return nil
+		}
+		if direct, ok := p.(directPairs); ok && base.Nystrom == 0 {
+			var out []kernel.SplitKernels
+			var full [][]float64
+			for a := 0; a < inner; {
+				b := w.group(fits, a, innerTrain)
+				splits := make([]kernel.Split, b-a)
+				for q := range splits {
+					g := a + q
+					splits[q] = kernel.Split{Weights: w.weights(cfgs[0], fits[g].mixes, scales[g]), Train: innerTrain[g], Test: innerTest[g]}
+				}
+				if out, err = kernel.Splits(ctx, direct.images, sigma, base.Variant, splits, out, nil); err != nil {
 					return Config{}, 0, err
 				}
-				for ci, c := range grid.Cs {
-					pred, err := w.predict(ctx, ks, 0, c)
+				for q, sp := range splits {
+					ks := &kernelSet{train: sp.Train, test: sp.Test, cross: out[q].Cross, packed: out[q].Gram, full: &full}
+					for mi := range grid.Ms {
+						if err := score(a+q, mi, mi, ks); err != nil {
+							return Config{}, 0, err
+						}
+					}
+				}
+				a = b
+			}
+		} else {
+			for g := range inner {
+				for mi := range grid.Ms {
+					ks, err := w.kernelSet(ctx, p, cfgs[mi], fits[g].mixes[mi:mi+1], scales[g][mi:mi+1], innerTrain[g], innerTest[g])
 					if err != nil {
 						return Config{}, 0, err
 					}
-					acc, err := Accuracy(pred, w.truth(innerTest[g]))
-					if err != nil {
+					if err := score(g, mi, 0, ks); err != nil {
 						return Config{}, 0, err
 					}
-					accs[ci] = append(accs[ci], acc)
 				}
 			}
+		}
+		for mi, cfg := range cfgs {
 			for ci, c := range grid.Cs {
-				if mean, _ := MeanStd(accs[ci]); mean > bestAcc {
+				if mean, _ := MeanStd(accs[mi][ci]); mean > bestAcc {
 					best, bestAcc = cfg, mean
 					best.C = c
 				}
