@@ -216,9 +216,9 @@ func TestTrainTabWhileRunning(t *testing.T) {
 // the settings line of a run names them.
 func TestTrainFormIssue8Choices(t *testing.T) {
 	s := &protocol.Summary{Name: "MUTAG", Graphs: 188}
-	f := protocol.Training{Descriptor: "ricci", Folds: 10, Extra: "hks,degree", Raw: true, Objective: "cka", ChannelScales: true}
+	f := protocol.Training{Descriptor: "ricci", Folds: 10, Extra: "ricci,jaccard,hks,degree", Raw: true, Objective: "cka", ChannelScales: true}
 	html := app.HTMLString(&TrainTab{Summary: s, Form: &f})
-	for id, want := range map[string]string{"train-extra": "hks,degree", "train-images": "raw", "train-objective": "cka", "train-scales": "on"} {
+	for id, want := range map[string]string{"train-extra": "ricci,jaccard,hks,degree", "train-images": "raw", "train-objective": "cka", "train-scales": "on"} {
 		i := strings.Index(html, `id="`+id+`"`)
 		if i < 0 {
 			t.Errorf("no #%s in the form", id)
@@ -240,12 +240,29 @@ func TestTrainFormIssue8Choices(t *testing.T) {
 		}
 	}
 	got := describeSettings(f)
-	for _, want := range []string{"Extra descriptors: hks, degree.", "Unnormalised images: graph size counts.", "Objective: kernel-target alignment.", "Block scales learned by alignment."} {
+	for _, want := range []string{"Extra descriptors: ricci, jaccard, hks, degree.", "Unnormalised images: graph size counts.", "Objective: kernel-target alignment.", "Block scales learned by alignment."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("settings %q: no %q", got, want)
 		}
 	}
-	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); strings.Contains(got, "Extra") || strings.Contains(got, "Unnormalised") || strings.Contains(got, "Objective") {
-		t.Errorf("default settings mention options that are off: %q", got)
+	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); strings.Contains(got, "Extra") || strings.Contains(got, "Unnormalised") || strings.Contains(got, "Objective") || !strings.Contains(got, "Heat kernel signature and degree added (the default descriptor set).") {
+		t.Errorf("default settings: %q", got)
+	}
+	for extra, want := range map[string]string{"": "default", "none": "none"} {
+		html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Descriptor: "ricci", Folds: 10, Extra: extra}})
+		i := strings.Index(html, `id="train-extra"`)
+		sel := html[i : i+strings.Index(html[i:], "</select>")]
+		if !regexp.MustCompile(`<option[^>]*value="` + want + `"[^>]*\sselected[\s>]|<option[^>]*\sselected[^>]*value="` + want + `"`).MatchString(sel) {
+			t.Errorf("Extra %q: #train-extra does not select %q: %s", extra, want, sel)
+		}
+	}
+	var f2 protocol.Training
+	setExtra(&f2, "default")
+	if f2.Extra != "" {
+		t.Errorf(`choice "default" stores Extra %q, want ""`, f2.Extra)
+	}
+	setExtra(&f2, "none")
+	if f2.Extra != "none" {
+		t.Errorf(`choice "none" stores Extra %q`, f2.Extra)
 	}
 }

@@ -37,9 +37,18 @@ func labelMode(t protocol.Training) string {
 // ExtraChoices are the descriptor sets offered beside the main
 // descriptor, as Training.Extra and a label (docs/accuracy.md, issue 8).
 var ExtraChoices = [][2]string{
-	{"none", "None: the descriptor alone"},
-	{"hks,degree", "Add heat kernel signature and degree"},
+	{"default", "Add heat kernel signature and degree (the default)"},
+	{"none", "None: the descriptor alone (the paper)"},
 	{"ricci,jaccard,hks,degree", "Add Ricci, Jaccard, HKS and degree"},
+}
+
+// setExtra stores a descriptor-set choice: "default" is Training.Extra's
+// empty value, the workers' default set (features.ExtraFor).
+func setExtra(f *protocol.Training, v string) {
+	if v == "default" {
+		v = ""
+	}
+	f.Extra = v
 }
 
 // ImageChoices say whether images are normalised (Training.Raw).
@@ -201,7 +210,14 @@ func describeSettings(t protocol.Training) string {
 		s += fmt.Sprintf("m = %d, σ = %g, C = %g", t.M, t.Sigma, t.C)
 	}
 	s += "."
-	if t.Extra != "" {
+	switch t.Extra {
+	case "":
+		if !t.Labels && t.Descriptor != "given" {
+			s += " Heat kernel signature and degree added (the default descriptor set)."
+		}
+	case "none":
+		s += " The descriptor alone."
+	default:
 		s += " Extra descriptors: " + strings.ReplaceAll(t.Extra, ",", ", ") + "."
 	}
 	if t.Raw {
@@ -309,7 +325,7 @@ func (t *TrainTab) form() app.UI {
 			choice("train-channels", "Image channels", ChannelChoices, f.Channels, func(f *protocol.Training, v string) { f.Channels = v }),
 			choice("train-init", "Initialisation", Inits, f.Init, func(f *protocol.Training, v string) { f.Init = v }),
 			choice("train-protocol", "How m, σ and C are chosen", Protocols, proto, setProtocol),
-			choice("train-extra", "Descriptor set", ExtraChoices, cmp.Or(f.Extra, "none"), func(f *protocol.Training, v string) { f.Extra = strings.TrimPrefix(v, "none") }),
+			choice("train-extra", "Descriptor set", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
 			choice("train-images", "Images", ImageChoices, onOff(f.Raw, "raw", "unit"), func(f *protocol.Training, v string) { f.Raw = v == "raw" }),
 			choice("train-objective", "Learning objective", Objectives, onOff(f.Objective == "cka", "cka", "tc"), func(f *protocol.Training, v string) { f.Objective = v }),
 			choice("train-scales", "Scales of the image blocks", ScaleChoices, onOff(f.ChannelScales, "on", "off"), func(f *protocol.Training, v string) { f.ChannelScales = v == "on" }),

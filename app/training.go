@@ -300,8 +300,9 @@ func (r *Root) preset(name string) {
 	r.form, r.formText = clone(src), nil
 	if name == "size" {
 		// The size-aware setting of docs/accuracy.md (the CLI's -auto
-		// candidate): graph size kept, HKS and degree added, a wide kernel.
-		r.form.Extra, r.form.Raw, r.form.Sigma = "hks,degree", true, 1
+		// candidate): the default descriptor set (HKS and degree added),
+		// graph size kept, a wide kernel.
+		r.form.Extra, r.form.Raw, r.form.Sigma = "", true, 1
 	}
 }
 

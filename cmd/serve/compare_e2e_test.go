@@ -70,7 +70,10 @@ func TestBrowserCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := features.Compute(context.Background(), ds, features.Default("ricci"), nil)
+	// The page's defaults: Ricci with the default descriptor set.
+	s := features.Default("ricci")
+	s.Extra = features.DefaultExtra(s.Filtration.Kind, false)
+	set, err := features.Compute(context.Background(), ds, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

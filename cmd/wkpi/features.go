@@ -57,7 +57,7 @@ func (f *featureFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.labels, "labels", false, "node-label mode: add the heat diffusion of each of the most frequent node labels (atom types) of the training graphs as a descriptor (default: structure only, the paper's protocol)")
 	fs.IntVar(&f.labelGroups, "label-groups", features.DefaultLabelGroups, "node-label mode: labels with a group of their own; the rest share one \"other\" group")
 	fs.Float64Var(&f.labelTime, "label-time", filtration.DefaultLabelTime, "node-label mode: diffusion time of the label indicators")
-	fs.Var(&f.extra, "extra", "further descriptors, each adding its own channels: comma-separated ricci, jaccard, degree, hks, hks@t (HKS at time t)")
+	fs.Var(&f.extra, "extra", "further descriptors, each adding its own channels: comma-separated ricci, jaccard, degree, hks, hks@t (HKS at time t), or none for the descriptor alone (default: hks,degree less the -filtration descriptor; none with -labels or -filtration given)")
 }
 
 func (f *featureFlags) settings() features.Settings {
@@ -73,7 +73,8 @@ func (f *featureFlags) settings() features.Settings {
 	if f.persistence != "none" {
 		s.Persistence = f.persistence
 	}
-	for _, o := range f.extra {
+	extra, _ := features.ExtraFor(s.Filtration.Kind, f.labels, string(f.extra)) // Set checked the text
+	for _, o := range extra {
 		o.Rule, o.EdgeValued, o.Alpha = s.Filtration.Rule, s.Filtration.EdgeValued, f.alpha
 		if o.HKSTime == 0 {
 			o.HKSTime = f.hksTime
@@ -83,15 +84,18 @@ func (f *featureFlags) settings() features.Settings {
 	return s
 }
 
-// descriptorList is the value of -extra: descriptor names, with hks@t
-// for the heat kernel signature at time t.
-type descriptorList []filtration.Options
+// descriptorList is the text of -extra (see features.ExtraFor), checked
+// when the flag is set.
+type descriptorList string
 
-func (d *descriptorList) String() string { return filtration.FormatList(*d) }
+func (d *descriptorList) String() string { return string(*d) }
 
-func (d *descriptorList) Set(text string) (err error) {
-	*d, err = filtration.ParseList(text)
-	return err
+func (d *descriptorList) Set(text string) error {
+	if _, err := features.ExtraFor(filtration.KindRicci, false, text); err != nil {
+		return err
+	}
+	*d = descriptorList(text)
+	return nil
 }
 
 // dataset reads -data: a TU dataset (folder or zip), or a folder of SWC

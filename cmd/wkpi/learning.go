@@ -15,7 +15,6 @@ import (
 	"wkpi-web/core/compare"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
-	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
@@ -181,9 +180,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func sizeAware(s features.Settings, cfg eval.Config) (features.Settings, eval.Config) {
 	s.Normalize = false
 	if len(s.Extra) == 0 {
-		for _, k := range []filtration.Kind{filtration.KindHKS, filtration.KindDegree} {
+		for _, d := range features.DefaultExtra(s.Filtration.Kind, false) {
 			o := s.Filtration
-			o.Kind, o.HKSTime = k, 0
+			o.Kind, o.HKSTime = d.Kind, 0
 			s.Extra = append(s.Extra, o)
 		}
 	}

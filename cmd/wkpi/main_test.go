@@ -98,9 +98,25 @@ func TestBadInputOneLine(t *testing.T) {
 	}
 }
 
-// TestImagesGrid: every vector has channels x rows x cols pixels.
+// TestImagesGrid: every vector has channels x descriptors x rows x cols
+// pixels: 2 x 3 with the default descriptor set (Ricci, HKS, degree),
+// 2 x 1 with -extra none.
 func TestImagesGrid(t *testing.T) {
-	code, stdout, stderr := wkpi(t, "images", "-data", testenv.Dataset(t, "MUTAG"), "-rows", "20")
+	for _, tc := range []struct {
+		extra  string
+		blocks int
+	}{{"", 6}, {"none", 2}, {"hks", 4}} {
+		args := []string{"images", "-data", testenv.Dataset(t, "MUTAG"), "-rows", "20"}
+		if tc.extra != "" {
+			args = append(args, "-extra", tc.extra)
+		}
+		imagesGrid(t, args, tc.blocks)
+	}
+}
+
+func imagesGrid(t *testing.T, args []string, blocks int) {
+	t.Helper()
+	code, stdout, stderr := wkpi(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -118,8 +134,8 @@ func TestImagesGrid(t *testing.T) {
 		t.Fatalf("grid %+v, %d images, %d labels", rec.Grid, len(rec.Images), len(rec.Labels))
 	}
 	for i, img := range rec.Images {
-		if len(img) != 2*rec.Grid.Rows*rec.Grid.Cols {
-			t.Fatalf("image %d: %d pixels, want %d", i, len(img), 2*rec.Grid.Rows*rec.Grid.Cols)
+		if len(img) != blocks*rec.Grid.Rows*rec.Grid.Cols {
+			t.Fatalf("%v: image %d: %d pixels, want %d", args, i, len(img), blocks*rec.Grid.Rows*rec.Grid.Cols)
 		}
 	}
 }

@@ -153,3 +153,35 @@ func TestPersistenceSqrt(t *testing.T) {
 		t.Error("persistence transform log passed Validate")
 	}
 }
+
+// TestExtraFor: the descriptor-set texts of the CLI and the page.
+func TestExtraFor(t *testing.T) {
+	for _, tc := range []struct {
+		main   filtration.Kind
+		labels bool
+		text   string
+		want   string // FormatList of the result
+	}{
+		{filtration.KindRicci, false, "", "hks,degree"},
+		{filtration.KindJaccard, false, " ", "hks,degree"},
+		{filtration.KindHKS, false, "", "degree"},
+		{filtration.KindDegree, false, "", "hks"},
+		{filtration.KindGiven, false, "", ""},
+		{filtration.KindRicci, true, "", ""},
+		{filtration.KindRicci, false, NoExtra, ""},
+		{filtration.KindRicci, true, "hks@0.5", "hks@0.5"},
+		{filtration.KindRicci, false, "jaccard,degree", "jaccard,degree"},
+	} {
+		got, err := ExtraFor(tc.main, tc.labels, tc.text)
+		if err != nil {
+			t.Errorf("%s %v %q: %v", tc.main, tc.labels, tc.text, err)
+			continue
+		}
+		if s := filtration.FormatList(got); s != tc.want {
+			t.Errorf("%s labels=%v %q: %q, want %q", tc.main, tc.labels, tc.text, s, tc.want)
+		}
+	}
+	if _, err := ExtraFor(filtration.KindRicci, false, "none,hks"); err == nil {
+		t.Error(`"none,hks" accepted`)
+	}
+}

@@ -44,7 +44,11 @@ func TestCompareJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := features.Compute(ctx, ds, features.Default("ricci"), nil)
+	s, _, _, err := config(&protocol.Training{Descriptor: "ricci"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.Compute(ctx, ds, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

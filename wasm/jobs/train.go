@@ -44,7 +44,7 @@ func Paper() protocol.Training {
 	zero := 0.0
 	t.M, t.Init, t.Iterations = o.M, o.Init, o.MaxIter
 	t.Prior, t.Contrast = &zero, &zero
-	t.Grid = "paper"
+	t.Grid, t.Extra = "paper", features.NoExtra
 	return t
 }
 
@@ -76,7 +76,7 @@ func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, er
 	s.Rows, s.Tau = or(t.Rows, s.Rows), or(t.Tau, s.Tau)
 	s.Normalize = !t.Raw
 	cfg.Learn.Objective, cfg.Learn.Channels = or(t.Objective, cfg.Learn.Objective), t.ChannelScales
-	extra, err := filtration.ParseList(t.Extra)
+	extra, err := features.ExtraFor(s.Filtration.Kind, t.Labels, t.Extra)
 	if err != nil {
 		return s, cfg, plan, fmt.Errorf("extra descriptors: %w", err)
 	}

@@ -89,6 +89,21 @@ func TestTrainingDefaults(t *testing.T) {
 	if o := learn.DefaultOptions(); p.M != o.M || *p.Prior != 0 || *p.Contrast != 0 || p.Grid != "paper" || p.Select != "" || p.Inner != 10 {
 		t.Errorf("paper settings %+v", p)
 	}
+	// The default descriptor set is Ricci + HKS + degree, as `wkpi eval`;
+	// the paper's preset uses the descriptor alone.
+	for _, tc := range []struct {
+		name string
+		t    protocol.Training
+		want string
+	}{{"defaults", d, "hks,degree"}, {"paper", p, ""}, {"labels", protocol.Training{Labels: true}, ""}} {
+		s, _, _, err := config(&tc.t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := filtration.FormatList(s.Extra); got != tc.want {
+			t.Errorf("%s: extra descriptors %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }
 
 // TestFoldJobsMergeToOneCV runs a CV as the page does, jobs of
@@ -132,7 +147,11 @@ func TestFoldJobsMergeToOneCV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := features.Compute(ctx, ds, features.Default("ricci"), nil)
+	s, _, _, err := config(&protocol.Training{Descriptor: "ricci"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.Compute(ctx, ds, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

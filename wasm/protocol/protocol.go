@@ -107,7 +107,9 @@ type Training struct {
 	// join the structure; off is the paper's structure-only protocol.
 	Labels bool `json:"labels,omitempty"`
 	// Extra adds descriptors, each with its own image channels, as the
-	// CLI's -extra: comma-separated kinds, hks@t for HKS at time t.
+	// CLI's -extra: comma-separated kinds, hks@t for HKS at time t; ""
+	// is the default set and "none" the descriptor alone
+	// (features.ExtraFor).
 	Extra string `json:"extra,omitempty"`
 	// Raw keeps the images unnormalised, so graph size counts (-raw).
 	Raw bool `json:"raw,omitempty"`
