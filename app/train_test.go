@@ -256,6 +256,25 @@ func TestTrainFormIssue8Choices(t *testing.T) {
 			t.Errorf("Extra %q: #train-extra does not select %q: %s", extra, want, sel)
 		}
 	}
+	for _, tc := range []struct {
+		t    protocol.Training
+		want string
+	}{{protocol.Training{}, "auto"}, {protocol.Training{Fixed: true}, "unit"}, {protocol.Training{Raw: true}, "raw"}} {
+		if got := imagesOf(tc.t); got != tc.want {
+			t.Errorf("images of %+v: %q, want %q", tc.t, got, tc.want)
+		}
+		var back protocol.Training
+		setImages(&back, tc.want)
+		if back.Raw != tc.t.Raw || back.Fixed != tc.t.Fixed {
+			t.Errorf("choice %q stores Raw %v Fixed %v", tc.want, back.Raw, back.Fixed)
+		}
+	}
+	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); !strings.Contains(got, "Images chosen per fold by inner CV") {
+		t.Errorf("default settings do not say the images are chosen: %q", got)
+	}
+	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10, Fixed: true}); strings.Contains(got, "chosen per fold") {
+		t.Errorf("fixed unit images described as chosen: %q", got)
+	}
 	var f2 protocol.Training
 	setExtra(&f2, "default")
 	if f2.Extra != "" {

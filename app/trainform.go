@@ -51,10 +51,28 @@ func setExtra(f *protocol.Training, v string) {
 	f.Extra = v
 }
 
-// ImageChoices say whether images are normalised (Training.Raw).
+// ImageChoices say whether images are normalised (Training.Raw) or
+// chosen automatically (neither Raw nor Fixed).
 var ImageChoices = [][2]string{
+	{"auto", "Automatic: unit norm, or graph size kept where inner CV on the training graphs clearly favours it"},
 	{"unit", "Unit norm (the authors' code)"},
 	{"raw", "Unnormalised: graph size counts"},
+}
+
+// imagesOf is a Training's ImageChoices id.
+func imagesOf(t protocol.Training) string {
+	switch {
+	case t.Raw:
+		return "raw"
+	case t.Fixed:
+		return "unit"
+	}
+	return "auto"
+}
+
+// setImages stores an ImageChoices id.
+func setImages(f *protocol.Training, v string) {
+	f.Raw, f.Fixed = v == "raw", v == "unit"
 }
 
 // Objectives are the learning's objectives: Training.Objective and label.
@@ -220,8 +238,11 @@ func describeSettings(t protocol.Training) string {
 	default:
 		s += " Extra descriptors: " + strings.ReplaceAll(t.Extra, ",", ", ") + "."
 	}
-	if t.Raw {
+	switch {
+	case t.Raw:
 		s += " Unnormalised images: graph size counts."
+	case t.Automatic():
+		s += " Images chosen per fold by inner CV: unit norm, or size-aware (unnormalised, σ = 1) where clearly better."
 	}
 	if t.Objective == "cka" {
 		s += " Objective: kernel-target alignment."
@@ -326,7 +347,7 @@ func (t *TrainTab) form() app.UI {
 			choice("train-init", "Initialisation", Inits, f.Init, func(f *protocol.Training, v string) { f.Init = v }),
 			choice("train-protocol", "How m, σ and C are chosen", Protocols, proto, setProtocol),
 			choice("train-extra", "Descriptor set", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
-			choice("train-images", "Images", ImageChoices, onOff(f.Raw, "raw", "unit"), func(f *protocol.Training, v string) { f.Raw = v == "raw" }),
+			choice("train-images", "Images", ImageChoices, imagesOf(f), setImages),
 			choice("train-objective", "Learning objective", Objectives, onOff(f.Objective == "cka", "cka", "tc"), func(f *protocol.Training, v string) { f.Objective = v }),
 			choice("train-scales", "Scales of the image blocks", ScaleChoices, onOff(f.ChannelScales, "on", "off"), func(f *protocol.Training, v string) { f.ChannelScales = v == "on" }),
 			app.Div().Class("field wide").Body(

@@ -219,7 +219,7 @@ func round2(t *testing.T, ctx context.Context, url string) {
 		until(fmt.Sprintf(`document.querySelector("#train-prior").value === "0" && document.querySelector("#train-contrast").value === "0" &&
 			document.querySelector("#train-protocol").value === "nested" && document.querySelector("#train-inner").value === "10" &&
 			document.querySelector("#train-iterations").value === "%d" && !document.querySelector("#train-sigma") &&
-			document.querySelector("#train-extra").value === "none"`, learn.DefaultOptions().MaxIter)),
+			document.querySelector("#train-extra").value === "none" && document.querySelector("#train-images").value === "unit"`, learn.DefaultOptions().MaxIter)),
 		chromedp.Click(chromedp.CSS("#train-reset")),
 		until(fmt.Sprintf(`document.querySelector("#train-sigma").value === %q && document.querySelector("#train-m").value === "%d" &&
 			document.querySelector("#train-prior").value === %q && !document.querySelector("#train-invalid") && !document.querySelector("#train-run").disabled`,
@@ -227,13 +227,13 @@ func round2(t *testing.T, ctx context.Context, url string) {
 		until(`[...document.querySelectorAll("#train-descriptor option")].some(o => o.textContent === "Ollivier-Ricci curvature")`),
 	)
 	step(t, ctx, "Train form (issue 8): the size-aware preset sets raw images and sigma 1 with the default descriptor set; reset clears them",
-		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "unit" &&
+		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "auto" &&
 			document.querySelector("#train-objective").value === "tc" && document.querySelector("#train-scales").value === "off"`),
 		chromedp.Click(chromedp.CSS("#train-size")),
 		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "raw" &&
 			document.querySelector("#train-sigma").value === "1"`),
 		chromedp.Click(chromedp.CSS("#train-reset")),
-		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "unit"`),
+		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "auto"`),
 	)
 	// The descriptor menu is wide enough for its longest entry.
 	if w := value[[]float64](t, ctx, `(() => { const s = document.querySelector("#train-descriptor"), c = document.createElement("canvas").getContext("2d");

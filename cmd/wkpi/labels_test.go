@@ -33,7 +33,7 @@ func TestLabelMode(t *testing.T) {
 		t.Errorf("JSON line %q: %v", lines[len(lines)-1], err)
 	}
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
-	if code != 0 || !strings.Contains(stdout, "(fixed protocol), structure only: accuracy") {
+	if code != 0 || !strings.Contains(stdout, "(auto protocol), structure only: accuracy") {
 		t.Errorf("eval without -labels: exit %d, summary does not say structure only:\n%s", code, stdout)
 	}
 

@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"wkpi-web/core/compare"
 	"wkpi-web/core/eval"
-	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
@@ -35,6 +35,8 @@ type learnFlags struct {
 	channels              bool
 	batch, maxIter        int
 	seed                  int64
+	auto                  bool
+	fs                    *flag.FlagSet // to tell flags given from defaults
 }
 
 func (l *learnFlags) register(fs *flag.FlagSet) {
@@ -53,6 +55,38 @@ func (l *learnFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.batch, "batch", 0, "mini-batch size for metric learning (0: whole training set)")
 	fs.IntVar(&l.maxIter, "iter", d.Learn.MaxIter, "maximum learning iterations")
 	fs.Int64Var(&l.seed, "seed", 1, "random seed (folds, initialisation, batches)")
+	fs.BoolVar(&l.auto, "auto", true, "choose between these settings and size-aware ones (the same descriptors, images unnormalised, sigma 1) by inner CV of the unlearned kernels on the training graphs (eval: every outer fold's); off with -auto=false, -raw, -labels, -kernel alt, -grid or -select")
+	l.fs = fs
+}
+
+// autoChoice says whether the automatic choice runs: -auto (on by
+// default) unless a flag that fixes what it chooses is given; fixing
+// flags contradict an explicit -auto. conflicts are eval's further flags
+// that fix the protocol (-grid, -select), when given.
+func (l *learnFlags) autoChoice(ff *featureFlags, conflicts ...string) (bool, error) {
+	given := map[string]bool{}
+	l.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var fixed []string
+	for name, on := range map[string]bool{"raw": ff.raw, "labels": ff.labels, "kernel": l.kind != "wkpi"} {
+		if on {
+			fixed = append(fixed, "-"+name)
+		}
+	}
+	for _, name := range conflicts {
+		if given[name] {
+			fixed = append(fixed, "-"+name)
+		}
+	}
+	slices.Sort(fixed)
+	switch {
+	case !l.auto:
+		return false, nil
+	case len(fixed) == 0:
+		return true, nil
+	case given["auto"]:
+		return false, fmt.Errorf("-auto does not combine with %s", strings.Join(fixed, ", "))
+	}
+	return false, nil
 }
 
 func (l *learnFlags) config() (eval.Config, error) {
@@ -90,7 +124,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var lf learnFlags
 	var folds, inner, repeats, nystrom *int
 	var gridName, selectBy, shardText *string
-	var auto *bool
 	ff, ds, err := parseDataset("eval", args, stderr, func(fs *flag.FlagSet) {
 		lf.register(fs)
 		folds = fs.Int("folds", 10, "cross-validation folds")
@@ -98,7 +131,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		repeats = fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
 		gridName = fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
 		selectBy = fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
-		auto = fs.Bool("auto", false, "per outer fold, choose by inner CV (-inner folds) between these settings and size-aware ones (-extra hks,degree -raw -sigma 1)")
 		shardText = fs.String("shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out for `wkpi merge`")
 		nystrom = fs.Int("nystrom", 0, "approximate the SVMs' kernel matrices from this many landmark training graphs (Nyström; 0: exact)")
 	})
@@ -125,9 +157,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if ff.labels && (*auto || shard != nil) {
-		return fmt.Errorf("-labels does not combine with -auto or -shard yet")
+	if ff.labels && shard != nil {
+		return fmt.Errorf("-labels does not combine with -shard yet")
 	}
+	auto, err := lf.autoChoice(ff, "grid", "select")
+	if err != nil {
+		return err
+	}
+	var sizeAware eval.Candidate // built once, on the first run that needs it
+
 	prog := progressFor(ff.progress, stderr)
 	var w *eval.WKPI
 	if !ff.labels {
@@ -145,8 +183,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		run := func(w *eval.WKPI, plan eval.Plan) (eval.Report, error) {
 			switch {
-			case *auto:
-				return autoSelect(ctx, ff, ds, w, cfg, plan, *inner, prog)
+			case auto:
+				if sizeAware.W == nil {
+					if sizeAware, err = eval.SizeAware(w, cfg); err != nil {
+						return eval.Report{}, err
+					}
+				}
+				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, plan, eval.ChoiceOptions{}, prog)
 			case *selectBy == "cost":
 				return w.SelectByCost(ctx, cfg, grid, plan, prog)
 			case *gridName != "":
@@ -167,42 +210,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		reports = append(reports, rep)
 	}
 	if shard != nil {
-		return saveShard(ff, ds, cfg, grid, *selectBy, *gridName, *folds, *inner, *repeats, lf.seed, *shard, reports, stdout)
+		return saveShard(ff, ds, cfg, grid, auto, *selectBy, *gridName, *folds, *inner, *repeats, lf.seed, *shard, reports, stdout)
 	}
 	return printReports(stdout, ds, ff.mode(), reports)
-}
-
-// SizeAware turns settings into the size-aware multi-descriptor ones that
-// -auto weighs against them: unnormalised images (graph size is kept),
-// HKS (t = 10) and degree added, kernel width 1. On PROTEINS they give
-// 75.2 % against 68.9 %, on MUTAG 88.9 % against 86.7 %, on PTC_MR the
-// majority class (docs/accuracy.md).
-func sizeAware(s features.Settings, cfg eval.Config) (features.Settings, eval.Config) {
-	s.Normalize = false
-	if len(s.Extra) == 0 {
-		for _, d := range features.DefaultExtra(s.Filtration.Kind, false) {
-			o := s.Filtration
-			o.Kind, o.HKSTime = d.Kind, 0
-			s.Extra = append(s.Extra, o)
-		}
-	}
-	cfg.Sigma = 1
-	return s, cfg
-}
-
-// autoSelect runs -auto: features for both candidates, then
-// eval.SelectFeatures.
-func autoSelect(ctx context.Context, ff *featureFlags, ds *graph.Dataset, w *eval.WKPI, cfg eval.Config, plan eval.Plan, inner int, prog progress.Func) (eval.Report, error) {
-	s2, cfg2 := sizeAware(ff.settings(), cfg)
-	set, err := features.Compute(ctx, ds, s2, prog)
-	if err != nil {
-		return eval.Report{}, err
-	}
-	w2, err := eval.NewWKPI(set, ds.Labels, len(ds.Classes))
-	if err != nil {
-		return eval.Report{}, err
-	}
-	return eval.SelectFeatures(ctx, []*eval.WKPI{w, w2}, []eval.Config{cfg, cfg2}, plan, inner, prog)
 }
 
 // parseGrid reads "paper" or "m=3,4;sigma=0.1,1;C=1,10" (missing keys
@@ -276,6 +286,15 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		return err
 	}
 	fmt.Fprintf(stdout, "learned - unlearned over %d folds: paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g\n", len(all), paired.TP, paired.WilcoxonP)
+	if reports[0].Protocol == "auto" {
+		sized := 0
+		for _, rep := range reports {
+			for _, fold := range rep.Folds {
+				sized += fold.Candidate
+			}
+		}
+		fmt.Fprintf(stdout, "automatic choice (inner CV on each fold's training graphs): size-aware images in %d of %d folds, unit images in the rest (-auto=false: unit images only)\n", sized, len(all))
+	}
 	fmt.Fprintln(stdout, "confusion (rows: true class, columns: predicted), first repeat:")
 	for i, row := range reports[0].Learned.Confusion {
 		fmt.Fprintf(stdout, "  %6s %v\n", ds.Classes[i], row)
@@ -310,13 +329,31 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	auto, err := lf.autoChoice(ff)
+	if err != nil {
+		return err
+	}
 	prog := progressFor(ff.progress, stderr)
 	w, err := prepare(ctx, ff, ds, prog)
 	if err != nil {
 		return err
 	}
-	m, err := w.Train(ctx, ds.Name, ds.Classes, cfg, prog)
-	if err != nil {
+	var m *model.Model
+	if auto {
+		sizeAware, err := eval.SizeAware(w, cfg)
+		if err != nil {
+			return err
+		}
+		var ch eval.Choice
+		m, ch, err = eval.TrainChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: lf.seed}, prog)
+		if err != nil {
+			return err
+		}
+		unit, _ := eval.MeanStd(ch.Inner[0])
+		sized, _ := eval.MeanStd(ch.Inner[1])
+		fmt.Fprintf(stderr, "wkpi train: automatic choice: %s (inner CV accuracy of the unlearned kernels: %.3f unit images, %.3f size-aware)\n",
+			[]string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
+	} else if m, err = w.Train(ctx, ds.Name, ds.Classes, cfg, prog); err != nil {
 		return err
 	}
 	out, closeOut, err := output(ff.out, stdout)

@@ -187,9 +187,11 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // saveShard writes a shard's reports to -out as a part. The whole run as
 // one part (-out without -shard) also prints its report, merged as
 // `wkpi merge` would.
-func saveShard(ff *featureFlags, ds *graph.Dataset, cfg eval.Config, grid eval.Grid, selectBy, gridName string, folds, inner, repeats int, seed int64, s eval.Shard, reports []eval.Report, stdout io.Writer) error {
+func saveShard(ff *featureFlags, ds *graph.Dataset, cfg eval.Config, grid eval.Grid, auto bool, selectBy, gridName string, folds, inner, repeats int, seed int64, s eval.Shard, reports []eval.Report, stdout io.Writer) error {
 	protocol, g := "fixed", (*eval.Grid)(nil)
 	switch {
+	case auto:
+		protocol = "auto"
 	case selectBy == "cost":
 		protocol, g = "cost", &grid
 	case gridName != "":

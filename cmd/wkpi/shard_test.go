@@ -44,6 +44,10 @@ func oneProcess(t *testing.T, args []string) []eval.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	auto, err := lf.autoChoice(ff, "grid")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var reports []eval.Report
 	for r := range *repeats {
 		plan := eval.Plan{Folds: *folds, Seed: lf.seed + int64(r)}
@@ -54,6 +58,12 @@ func oneProcess(t *testing.T, args []string) []eval.Report {
 				t.Fatal(err)
 			}
 			rep, err = w.Nested(ctx, cfg, grid, plan, *inner, nil)
+		} else if auto {
+			sizeAware, err := eval.SizeAware(w, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err = eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, plan, eval.ChoiceOptions{}, nil)
 		} else {
 			rep, err = w.CrossValidate(ctx, cfg, plan, nil)
 		}
@@ -95,8 +105,8 @@ func shardRun(t *testing.T, dir string, n int, args ...string) []string {
 }
 
 // TestShardsMergeToOneProcessRun: a CV cut into shards (fixed protocol
-// with two repeats, so that a shard spans both; nested CV over a small
-// grid) and merged equals the same CV in one process in every number
+// with two repeats, so that a shard spans both; the default automatic
+// choice; nested CV over a small grid) and merged equals the same CV in one process in every number
 // (per-fold accuracies, chosen settings, learning traces, every
 // prediction, confusion matrices), and `wkpi merge` prints what
 // `wkpi eval` prints.
@@ -107,7 +117,8 @@ func TestShardsMergeToOneProcessRun(t *testing.T) {
 		shards int
 		args   []string
 	}{
-		{"fixed, 2 repeats", 3, []string{"-data", mutag, "-folds", "10", "-repeats", "2"}},
+		{"fixed, 2 repeats", 3, []string{"-data", mutag, "-folds", "10", "-repeats", "2", "-auto=false"}},
+		{"automatic choice (the default)", 2, []string{"-data", mutag, "-folds", "10"}},
 		{"nested", 4, []string{"-data", mutag, "-folds", "10", "-grid", "m=3,4;sigma=0.01,0.1;C=1,100", "-inner", "3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

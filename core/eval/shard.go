@@ -79,7 +79,7 @@ type RunID struct {
 	Classes    []string          `json:"classes"`
 	Labels     []int             `json:"labels"`
 	Features   features.Settings `json:"features"`
-	Protocol   string            `json:"protocol"` // fixed, nested or cost
+	Protocol   string            `json:"protocol"` // fixed, auto, nested or cost
 	Config     Config            `json:"config"`
 	Grid       *Grid             `json:"grid,omitempty"`  // nested and cost
 	Inner      int               `json:"inner,omitempty"` // nested

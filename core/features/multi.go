@@ -195,3 +195,21 @@ func AllDiagrams(ctx context.Context, graphs []*graph.Graph, s Settings, prog pr
 	}
 	return out, nil
 }
+
+// Renormalized returns the set with its images rendered again from the
+// same diagrams, grid and descriptor scales, normalised or not: the
+// size-aware images (graph size kept) of a set without computing any
+// descriptor twice.
+func (set *Set) Renormalized(normalize bool) (*Set, error) {
+	out := *set
+	out.Settings.Normalize = normalize
+	out.Images = make([][]float64, len(set.Images))
+	for i := range set.Images {
+		img, err := Render(set.GraphDiagrams(i), set.Grid, out.Settings)
+		if err != nil {
+			return nil, fmt.Errorf("graph %d: %w", i, err)
+		}
+		out.Images[i] = img
+	}
+	return &out, nil
+}

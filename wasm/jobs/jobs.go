@@ -28,6 +28,9 @@ type Worker struct {
 	feat     *eval.WKPI
 	featKey  string
 	featOpts features.Settings
+	// sized is the size-aware variant of sizedOf (the automatic choice's
+	// second candidate), kept while sizedOf is the features in use.
+	sized, sizedOf *eval.WKPI
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;

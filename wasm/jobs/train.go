@@ -44,7 +44,7 @@ func Paper() protocol.Training {
 	zero := 0.0
 	t.M, t.Init, t.Iterations = o.M, o.Init, o.MaxIter
 	t.Prior, t.Contrast = &zero, &zero
-	t.Grid, t.Extra = "paper", features.NoExtra
+	t.Grid, t.Extra, t.Fixed = "paper", features.NoExtra, true
 	return t
 }
 
@@ -141,6 +141,12 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 			return e.SelectByCost(ctx, cfg, eval.PaperGrid(), plan, report)
 		case t.Grid == "paper":
 			return e.Nested(ctx, cfg, eval.PaperGrid(), plan, or(t.Inner, 10), report)
+		case t.Automatic():
+			cands, err := w.candidates(e, cfg)
+			if err != nil {
+				return eval.Report{}, err
+			}
+			return eval.CrossValidateChosen(ctx, cands, plan, eval.ChoiceOptions{}, report)
 		default:
 			return e.CrossValidate(ctx, cfg, plan, report)
 		}
@@ -163,6 +169,19 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	return protocol.Response{CV: &protocol.CVPart{Report: rep, Labels: ds.Labels, Classes: len(ds.Classes)}}, nil
 }
 
+// candidates are the automatic choice's feature sets: e with cfg, then
+// its size-aware variant, built once per feature set and kept.
+func (w *Worker) candidates(e *eval.WKPI, cfg eval.Config) ([]eval.Candidate, error) {
+	if w.sizedOf != e {
+		sized, err := eval.SizeAware(e, cfg)
+		if err != nil {
+			return nil, err
+		}
+		w.sized, w.sizedOf = sized.W, e
+	}
+	return []eval.Candidate{{W: e, Config: cfg}, {W: w.sized, Config: eval.SizeAwareConfig(cfg)}}, nil
+}
+
 // train learns the model on the whole dataset; it also returns the
 // initial weight function of the whole dataset, the "before" picture.
 func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
@@ -179,11 +198,21 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	before, err := e.Initial(indices(len(ds.Labels)), cfg.Learn)
-	if err != nil {
+	var m *model.Model
+	if t.Automatic() {
+		cands, err := w.candidates(e, cfg)
+		if err != nil {
+			return protocol.Response{}, err
+		}
+		var ch eval.Choice
+		if m, ch, err = eval.TrainChosen(ctx, cands, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: cfg.Learn.Seed}, report); err != nil {
+			return protocol.Response{}, err
+		}
+		e, cfg = cands[ch.Chosen].W, cands[ch.Chosen].Config
+	} else if m, err = e.Train(ctx, ds.Name, ds.Classes, cfg, report); err != nil {
 		return protocol.Response{}, err
 	}
-	m, err := e.Train(ctx, ds.Name, ds.Classes, cfg, report)
+	before, err := e.Initial(indices(len(ds.Labels)), cfg.Learn)
 	if err != nil {
 		return protocol.Response{}, err
 	}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -112,8 +113,16 @@ func TestTrainingDefaults(t *testing.T) {
 // features computed apart. Each job also hands over its folds one by one
 // as they finish: the same folds, in order, as its Done part.
 func TestFoldJobsMergeToOneCV(t *testing.T) {
+	for _, fixed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fixed=%v", fixed), func(t *testing.T) { foldJobsMergeToOneCV(t, fixed) })
+	}
+}
+
+// foldJobsMergeToOneCV: the page's default (the automatic choice of
+// images, eval.CrossValidateChosen) or fixed unit images (CrossValidate).
+func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 	mutag := files(t, "../../data/MUTAG")
-	tr := protocol.Training{M: 3, Folds: 3, Seed: 4}
+	tr := protocol.Training{M: 3, Folds: 3, Seed: 4, Fixed: fixed}
 	var w Worker
 	ctx := context.Background()
 	var parts []eval.Report
@@ -161,9 +170,20 @@ func TestFoldJobsMergeToOneCV(t *testing.T) {
 	}
 	cfg := eval.DefaultConfig()
 	cfg.Learn.M, cfg.Learn.Seed = 3, 4
-	want, err := e.CrossValidate(ctx, cfg, eval.Plan{Folds: 3, Seed: 4}, nil)
+	plan := eval.Plan{Folds: 3, Seed: 4}
+	want, err := e.CrossValidate(ctx, cfg, plan, nil)
+	if !fixed {
+		sized, err := eval.SizeAware(e, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err = eval.CrossValidateChosen(ctx, []eval.Candidate{{W: e, Config: cfg}, sized}, plan, eval.ChoiceOptions{}, nil)
+	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got.Protocol != want.Protocol {
+		t.Errorf("protocol %q, want %q", got.Protocol, want.Protocol)
 	}
 	if !reflect.DeepEqual(labels, ds.Labels) {
 		t.Fatal("the part's labels are not the dataset's")
@@ -178,8 +198,8 @@ func TestFoldJobsMergeToOneCV(t *testing.T) {
 		}
 	}
 	for f := range want.Folds {
-		if !reflect.DeepEqual(got.Folds[f].Trace.Cost, want.Folds[f].Trace.Cost) {
-			t.Errorf("fold %d cost curve differs", f)
+		if !reflect.DeepEqual(got.Folds[f].Trace.Cost, want.Folds[f].Trace.Cost) || got.Folds[f].Candidate != want.Folds[f].Candidate {
+			t.Errorf("fold %d: cost curve or chosen images differ", f)
 		}
 	}
 }

@@ -113,12 +113,24 @@ type Training struct {
 	Extra string `json:"extra,omitempty"`
 	// Raw keeps the images unnormalised, so graph size counts (-raw).
 	Raw bool `json:"raw,omitempty"`
+	// Fixed keeps unit images without the automatic choice between them
+	// and size-aware ones that runs otherwise (-auto=false; see
+	// eval.CrossValidateChosen). The choice never runs with Raw, Labels
+	// or Grid.
+	Fixed bool `json:"fixed,omitempty"`
 	// Objective is the learning's objective, learn.ObjectiveTC (the
 	// paper's; also "") or learn.ObjectiveCKA (-objective).
 	Objective string `json:"objective,omitempty"`
 	// ChannelScales also learns one scale per image block by alignment
 	// (-channel-scales).
 	ChannelScales bool `json:"channelScales,omitempty"`
+}
+
+// Automatic says whether the training chooses between unit and
+// size-aware images by inner CV (eval.CrossValidateChosen), as `wkpi
+// eval` does by default: unless Fixed, Raw, Labels or Grid is set.
+func (t Training) Automatic() bool {
+	return !t.Fixed && !t.Raw && !t.Labels && t.Grid == ""
 }
 
 // Response is one message from a worker about job ID.

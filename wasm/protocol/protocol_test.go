@@ -217,3 +217,24 @@ func TestTrainingSettingsRoundTrip(t *testing.T) {
 		t.Errorf("response %+v (%v)", back, err)
 	}
 }
+
+// TestAutomatic: the automatic choice of images runs unless a setting
+// fixes them or a protocol of its own (node labels, the paper's grid)
+// is chosen.
+func TestAutomatic(t *testing.T) {
+	for _, tc := range []struct {
+		t    Training
+		want bool
+	}{
+		{Training{}, true},
+		{Training{Descriptor: "jaccard", Extra: "none", Objective: "cka"}, true},
+		{Training{Fixed: true}, false},
+		{Training{Raw: true}, false},
+		{Training{Labels: true}, false},
+		{Training{Grid: "paper"}, false},
+	} {
+		if got := tc.t.Automatic(); got != tc.want {
+			t.Errorf("%+v: Automatic() = %v, want %v", tc.t, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,253 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/model"
+	"wkpi-web/core/progress"
+	"wkpi-web/core/svm"
+)
+
+// Candidate is one feature set of a dataset with the Config to use it
+// with, for Choose.
+type Candidate struct {
+	W      *WKPI
+	Config Config
+}
+
+// ChoiceOptions bound the inner cross-validation of Choose.
+type ChoiceOptions struct {
+	// Folds are the inner folds (DefaultChoiceFolds when 0).
+	Folds int
+	// MaxGraphs caps the training graphs scored: larger training sets are
+	// scored on a stratified sample of about this many
+	// (DefaultChoiceGraphs when 0), which keeps the choice a small part
+	// of a CV on NCI1-sized data.
+	MaxGraphs int
+	// MinT is how many standard errors of the inner folds' paired
+	// differences a challenger must beat the first candidate by
+	// (DefaultChoiceT when 0): the first candidate is the default, and
+	// inner CV on a few hundred graphs picks among close settings by
+	// noise (docs/accuracy.md, -auto), so only a clear win moves it.
+	MinT float64
+	Seed int64
+}
+
+// Defaults of ChoiceOptions.
+const (
+	DefaultChoiceFolds  = 5
+	DefaultChoiceGraphs = 1000
+	DefaultChoiceT      = 2
+)
+
+// Choice is what Choose measured: each candidate's inner accuracies, in
+// inner-fold order, and the candidate chosen.
+type Choice struct {
+	Chosen int         `json:"chosen"`
+	Inner  [][]float64 `json:"inner"`
+}
+
+// Choose picks one of cands for the training graphs train (indices into
+// the dataset; every candidate holds the same graphs and labels) by
+// stratified inner CV on train alone, each candidate scored with its
+// initial (unlearned) weight function: learning moves accuracy by about a
+// point on every dataset measured (docs/accuracy.md), so the initial
+// kernel ranks settings at a fraction of the cost. cands[0] stays unless
+// another beats its mean inner accuracy by at least MinT standard errors
+// of the paired differences; of several that do, the largest mean gain
+// wins.
+func Choose(ctx context.Context, cands []Candidate, train []int, o ChoiceOptions) (Choice, error) {
+	if len(cands) == 0 {
+		return Choice{}, errors.New("eval: no candidate to choose from")
+	}
+	o = o.withDefaults()
+	labels := cands[0].W.truth(train)
+	sub := train
+	if len(train) > o.MaxGraphs {
+		parts := (len(train) + o.MaxGraphs - 1) / o.MaxGraphs
+		folds, err := StratifiedKFold(labels, parts, o.Seed)
+		if err != nil {
+			return Choice{}, err
+		}
+		_, pick := foldSplit(train, folds, parts)
+		sub = pick[0]
+	}
+	folds, err := StratifiedKFold(cands[0].W.truth(sub), o.Folds, o.Seed+1)
+	if err != nil {
+		return Choice{}, fmt.Errorf("eval: choice inner split: %w", err)
+	}
+	ch := Choice{Inner: make([][]float64, len(cands))}
+	for c, cand := range cands {
+		if ch.Inner[c], err = cand.innerAccuracies(ctx, train, sub, folds, o.Folds); err != nil {
+			return Choice{}, fmt.Errorf("eval: candidate %d: %w", c, err)
+		}
+	}
+	bestGain := 0.0
+	for c := 1; c < len(cands); c++ {
+		d := make([]float64, o.Folds)
+		for g := range d {
+			d[g] = ch.Inner[c][g] - ch.Inner[0][g]
+		}
+		mean, sd := stat.MeanStdDev(d, nil)
+		clear := sd == 0 || mean/(sd/math.Sqrt(float64(len(d)))) >= o.MinT
+		if mean > bestGain && clear {
+			ch.Chosen, bestGain = c, mean
+		}
+	}
+	return ch, nil
+}
+
+func (o ChoiceOptions) withDefaults() ChoiceOptions {
+	if o.Folds == 0 {
+		o.Folds = DefaultChoiceFolds
+	}
+	if o.MaxGraphs == 0 {
+		o.MaxGraphs = DefaultChoiceGraphs
+	}
+	if o.MinT == 0 {
+		o.MinT = DefaultChoiceT
+	}
+	return o
+}
+
+// innerAccuracies scores the candidate's initial weight function (fitted
+// on train, as the CV's unlearned baseline) by CV over the graphs sub,
+// split into nFolds by folds.
+func (c Candidate) innerAccuracies(ctx context.Context, train, sub, folds []int, nFolds int) ([]float64, error) {
+	mix, err := c.W.Initial(train, c.Config.Learn)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.W.pairsFor(ctx, c.Config.Sigma, c.Config.Variant, nil)
+	if err != nil {
+		return nil, err
+	}
+	grams, err := p.grams(ctx, c.W.weights(c.Config, []kernel.Mixture{mix}, nil), sub)
+	if err != nil {
+		return nil, err
+	}
+	gram, labels := grams[0], c.W.truth(sub)
+	pos := indices(len(sub))
+	trainPos, testPos := foldSplit(pos, folds, nFolds)
+	accs := make([]float64, nFolds)
+	for g := range nFolds {
+		k := make([][]float64, len(trainPos[g]))
+		y := make([]int, len(trainPos[g]))
+		for i, a := range trainPos[g] {
+			k[i], y[i] = make([]float64, len(trainPos[g])), labels[a]
+			for j, b := range trainPos[g] {
+				k[i][j] = gram[a][b]
+			}
+		}
+		m, err := svm.Train(ctx, k, y, svm.Options{C: c.Config.C})
+		if err != nil && !errors.Is(err, svm.ErrNotConverged) {
+			return nil, err
+		}
+		pred, truth := make([]int, len(testPos[g])), make([]int, len(testPos[g]))
+		row := make([]float64, len(trainPos[g]))
+		for t, a := range testPos[g] {
+			for j, b := range trainPos[g] {
+				row[j] = gram[a][b]
+			}
+			pred[t], truth[t] = m.Predict(row), labels[a]
+		}
+		if accs[g], err = Accuracy(pred, truth); err != nil {
+			return nil, err
+		}
+	}
+	return accs, nil
+}
+
+// CrossValidateChosen runs a cross-validation in which every outer fold
+// uses the candidate Choose picks on that fold's training graphs alone
+// (Fold.Candidate says which), with the candidate's own Config; folds
+// that chose alike run together, so each candidate's kernels still take
+// one pass over the pairs. The candidates must be distinct feature sets.
+func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o ChoiceOptions, prog progress.Func) (Report, error) {
+	if len(cands) == 0 {
+		return Report{}, errors.New("eval: no candidate to choose from")
+	}
+	index := map[*WKPI]int{}
+	for i, c := range cands {
+		if _, dup := index[c.W]; dup {
+			return Report{}, fmt.Errorf("eval: candidate %d repeats a feature set", i)
+		}
+		index[c.W] = i
+	}
+	if o.Seed == 0 {
+		o.Seed = plan.Seed
+	}
+	prepare := func(train []int) (*WKPI, error) {
+		ch, err := Choose(ctx, cands, train, o)
+		if err != nil {
+			return nil, err
+		}
+		return cands[ch.Chosen].W, nil
+	}
+	run := func(w *WKPI, p Plan) (Report, error) {
+		i := index[w]
+		if on := p.OnFold; on != nil {
+			p.OnFold = func(f Fold) { f.Candidate = i; on(f) }
+		}
+		rep, err := w.CrossValidate(ctx, cands[i].Config, p, prog)
+		for k := range rep.Folds {
+			rep.Folds[k].Candidate = i
+		}
+		return rep, err
+	}
+	rep, err := ByTrainingFolds(ctx, cands[0].W.Labels, cands[0].W.Classes, plan, prepare, run)
+	rep.Protocol = "auto"
+	return rep, err
+}
+
+// SizeAwareSigma is the kernel width of the size-aware candidate: its
+// unnormalised images count diagram points per pixel, and a width of one
+// compares pixels on the scale of one point.
+const SizeAwareSigma = 1
+
+// SizeAware is the size-aware variant of w with cfg that the automatic
+// choice weighs against them: the same diagrams, grid and descriptors
+// rendered unnormalised, so that graph size counts (PROTEINS: 75.1 %
+// against 68.5 % with unit images; PTC_MR and NCI1 lose with it,
+// docs/accuracy.md), with kernel width SizeAwareSigma.
+func SizeAware(w *WKPI, cfg Config) (Candidate, error) {
+	set, err := w.Set.Renormalized(false)
+	if err != nil {
+		return Candidate{}, err
+	}
+	raw, err := NewWKPI(set, w.Labels, w.Classes)
+	if err != nil {
+		return Candidate{}, err
+	}
+	raw.MaxTableBytes = w.MaxTableBytes
+	return Candidate{W: raw, Config: SizeAwareConfig(cfg)}, nil
+}
+
+// SizeAwareConfig is cfg for the size-aware candidate: kernel width
+// SizeAwareSigma.
+func SizeAwareConfig(cfg Config) Config {
+	cfg.Sigma = SizeAwareSigma
+	return cfg
+}
+
+// TrainChosen trains the final model of the candidate that Choose picks
+// on all graphs, as CrossValidateChosen does on each fold's training
+// graphs.
+func TrainChosen(ctx context.Context, cands []Candidate, dataset string, classes []string, o ChoiceOptions, prog progress.Func) (*model.Model, Choice, error) {
+	if len(cands) == 0 {
+		return nil, Choice{}, errors.New("eval: no candidate to choose from")
+	}
+	ch, err := Choose(ctx, cands, indices(len(cands[0].W.Labels)), o)
+	if err != nil {
+		return nil, ch, err
+	}
+	c := cands[ch.Chosen]
+	m, err := c.W.Train(ctx, dataset, classes, c.Config, prog)
+	return m, ch, err
+}
