@@ -119,6 +119,7 @@ func (m *ModelsTab) card() app.UI {
 				app.Dt().Text("Trained on"), app.Dd().ID("model-dataset").Text(i.Dataset),
 				app.Dt().Text("Classes"), app.Dd().Text(strings.Join(i.Classes, ", ")),
 				app.Dt().Text("Descriptor"), app.Dd().Text(descriptorSet(i)),
+				app.Dt().Text("Images"), app.Dd().ID("model-images").Text(imagesLabel(i.Raw)),
 				app.Dt().Text("Weight function"), app.Dd().Text(fmt.Sprintf("%d Gaussians, %s start", i.M, label(Inits, i.Init))),
 				app.Dt().Text("Kernel width σ, SVM C"), app.Dd().Text(fmt.Sprintf("%g, %g", i.Sigma, i.C)),
 				app.Dt().Text("Support vectors"), app.Dd().Text(fmt.Sprint(i.Support)),
@@ -135,6 +136,14 @@ func (m *ModelsTab) card() app.UI {
 			&HeatView{ID: "model-heat", Grid: i.Grid, Values: m.Weight, Centres: i.Centres, Caption: "The model's weight function."},
 		),
 	)
+}
+
+// imagesLabel says how a model's images are scaled.
+func imagesLabel(raw bool) string {
+	if raw {
+		return "unnormalised: graph size counts (size-aware)"
+	}
+	return "unit norm"
 }
 
 // descriptorSet names a model's descriptor and its extra ones, if any.

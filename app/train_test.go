@@ -123,10 +123,15 @@ func TestClassifyAndModelsTabs(t *testing.T) {
 		}
 	}
 	html = app.HTMLString(&ModelsTab{Model: info, Weight: []float64{1, 2}, URL: "blob:x", FileName: "wkpi-MUTAG.json"})
-	for _, want := range []string{`href="blob:x"`, `download="wkpi-MUTAG.json"`, "5 Gaussians, k-center start", "1 × 2 pixels"} {
+	for _, want := range []string{`href="blob:x"`, `download="wkpi-MUTAG.json"`, "5 Gaussians, k-center start", "1 × 2 pixels", "unit norm"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Models tab", want)
 		}
+	}
+	raw := *info
+	raw.Raw = true
+	if html := app.HTMLString(&ModelsTab{Model: &raw, Weight: []float64{1, 2}}); !strings.Contains(html, "size-aware") || strings.Contains(html, "unit norm") {
+		t.Error("a size-aware model is not shown as such in the Models tab")
 	}
 }
 

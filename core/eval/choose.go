@@ -84,7 +84,7 @@ func Choose(ctx context.Context, cands []Candidate, train []int, o ChoiceOptions
 	}
 	ch := Choice{Inner: make([][]float64, len(cands))}
 	for c, cand := range cands {
-		if ch.Inner[c], err = cand.innerAccuracies(ctx, train, sub, folds, o.Folds); err != nil {
+		if ch.Inner[c], err = cand.innerAccuracies(ctx, train, sub, folds, o.Folds, c == 0); err != nil {
 			return Choice{}, fmt.Errorf("eval: candidate %d: %w", c, err)
 		}
 	}
@@ -118,15 +118,20 @@ func (o ChoiceOptions) withDefaults() ChoiceOptions {
 
 // innerAccuracies scores the candidate's initial weight function (fitted
 // on train, as the CV's unlearned baseline) by CV over the graphs sub,
-// split into nFolds by folds.
-func (c Candidate) innerAccuracies(ctx context.Context, train, sub, folds []int, nFolds int) ([]float64, error) {
+// split into nFolds by folds. The first candidate's kernels come from its
+// pair table (built here when it fits, as the CV would build it); the
+// others' from their table only if one is already built, and otherwise
+// directly, so that a candidate that loses costs no table's memory.
+func (c Candidate) innerAccuracies(ctx context.Context, train, sub, folds []int, nFolds int, first bool) ([]float64, error) {
 	mix, err := c.W.Initial(train, c.Config.Learn)
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.W.pairsFor(ctx, c.Config.Sigma, c.Config.Variant, nil)
-	if err != nil {
-		return nil, err
+	var p pairs = directPairs{images: c.W.Set.Images, sigma: c.Config.Sigma, variant: c.Config.Variant}
+	if _, built := c.W.tables[c.Config.Sigma]; first || built {
+		if p, err = c.W.pairsFor(ctx, c.Config.Sigma, c.Config.Variant, nil); err != nil {
+			return nil, err
+		}
 	}
 	grams, err := p.grams(ctx, c.W.weights(c.Config, []kernel.Mixture{mix}, nil), sub)
 	if err != nil {

@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
-
-	"wkpi-web/core/features"
-	"wkpi-web/core/learn"
 )
 
 // noiseWKPI is w's feature set with the images dealt out to the graphs
@@ -59,9 +56,12 @@ func TestChooseRule(t *testing.T) {
 // independent path: the initial weight function from learn.InitMixture on
 // the training graphs' points, Gram and cross matrices from kernel.Kernel
 // on image copies, the SVM from svm (oraclePredict), on a stratified
-// sample of the training graphs when they exceed MaxGraphs.
+// sample of the training graphs when they exceed MaxGraphs. Two copies of
+// one feature set check both of Choose's paths: the first candidate's
+// pair table and the second's direct kernels.
 func TestChooseInnerBruteForce(t *testing.T) {
 	_, w := toyWKPI(t)
+	_, twin := toyWKPI(t)
 	cfg := toyConfig()
 	folds, err := StratifiedKFold(w.Labels, 4, 3)
 	if err != nil {
@@ -71,7 +71,7 @@ func TestChooseInnerBruteForce(t *testing.T) {
 	train := trains[1]
 	for _, maxGraphs := range []int{1000, 30} {
 		o := ChoiceOptions{Folds: 3, MaxGraphs: maxGraphs, Seed: 5}
-		ch, err := Choose(context.Background(), []Candidate{{w, cfg}}, train, o)
+		ch, err := Choose(context.Background(), []Candidate{{twin, cfg}, {w, cfg}}, train, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,15 +92,7 @@ func TestChooseInnerBruteForce(t *testing.T) {
 				t.Fatalf("sample of %d graphs for at most %d", len(sub), maxGraphs)
 			}
 		}
-		var pts [][2]float64
-		for _, i := range train {
-			pts = append(pts, features.Points(w.Set.Diagrams[i], w.Set.Settings)...)
-		}
-		g := w.Set.Grid
-		init, err := learn.InitMixture(pts, [4]float64{g.MinX, g.MinY, g.MinX + float64(g.Cols)*g.Pixel, g.MinY + float64(g.Rows)*g.Pixel}, cfg.Learn)
-		if err != nil {
-			t.Fatal(err)
-		}
+		init := oracleInitial(t, w, train, cfg)
 		inner, err := StratifiedKFold(w.truth(sub), o.Folds, o.Seed+1)
 		if err != nil {
 			t.Fatal(err)
@@ -119,8 +111,13 @@ func TestChooseInnerBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if !reflect.DeepEqual(ch.Inner[0], want) {
-			t.Errorf("at most %d graphs: inner accuracies %v, oracle %v", maxGraphs, ch.Inner[0], want)
+		for c, got := range ch.Inner {
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("at most %d graphs, candidate %d: inner accuracies %v, oracle %v", maxGraphs, c, got, want)
+			}
+		}
+		if _, built := w.tables[cfg.Sigma]; built {
+			t.Error("the second candidate built a pair table")
 		}
 	}
 }

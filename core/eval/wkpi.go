@@ -215,7 +215,7 @@ type Fold struct {
 	Cost          float64 `json:"cost,omitempty"`
 	// ChannelScales are the learned per-block scales (Learn.Channels).
 	ChannelScales []float64 `json:"channel_scales,omitempty"`
-	// Candidate is the feature set SelectFeatures chose (index).
+	// Candidate is the feature set CrossValidateChosen chose (index).
 	Candidate int `json:"candidate,omitempty"`
 	// Test are the fold's samples; Predicted and BaselinePredicted the
 	// classes the learned and the initial weight function's SVMs gave them.

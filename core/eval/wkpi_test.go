@@ -117,15 +117,7 @@ func crossValidateOracle(t *testing.T, w *WKPI) {
 				train = append(train, i)
 			}
 		}
-		var pts [][2]float64
-		for _, i := range train {
-			pts = append(pts, features.Points(w.Set.Diagrams[i], w.Set.Settings)...)
-		}
-		g := w.Set.Grid
-		init, err := learn.InitMixture(pts, [4]float64{g.MinX, g.MinY, g.MinX + float64(g.Cols)*g.Pixel, g.MinY + float64(g.Rows)*g.Pixel}, cfg.Learn)
-		if err != nil {
-			t.Fatal(err)
-		}
+		init := oracleInitial(t, w, train, cfg)
 		learned, _, err := learn.Learn(context.Background(), sums, f, features.Centres(w.Set.Grid, w.Set.Settings), init, cfg.Learn, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -144,6 +136,22 @@ func crossValidateOracle(t *testing.T, w *WKPI) {
 	if rep.Baseline.Accuracy < 0.8 {
 		t.Errorf("baseline accuracy %.3f on a separable toy set, want >= 0.8", rep.Baseline.Accuracy)
 	}
+}
+
+// oracleInitial is the initial weight function of the training graphs
+// train, from learn.InitMixture on their diagram points and the grid.
+func oracleInitial(t *testing.T, w *WKPI, train []int, cfg Config) kernel.Mixture {
+	t.Helper()
+	var pts [][2]float64
+	for _, i := range train {
+		pts = append(pts, features.Points(w.Set.Diagrams[i], w.Set.Settings)...)
+	}
+	g := w.Set.Grid
+	init, err := learn.InitMixture(pts, [4]float64{g.MinX, g.MinY, g.MinX + float64(g.Cols)*g.Pixel, g.MinY + float64(g.Rows)*g.Pixel}, cfg.Learn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return init
 }
 
 func oraclePredict(t *testing.T, w *WKPI, mix kernel.Mixture, cfg Config, train, test []int) []int {

@@ -3,6 +3,7 @@ package features
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 
 	"wkpi-web/core/filtration"
@@ -183,5 +184,40 @@ func TestExtraFor(t *testing.T) {
 	}
 	if _, err := ExtraFor(filtration.KindRicci, false, "none,hks"); err == nil {
 		t.Error(`"none,hks" accepted`)
+	}
+}
+
+// TestRenormalized: rendering a set again unnormalised gives what
+// Compute gives with Normalize off (same grid, scales and images), and
+// rendering it normalised again gives the set back.
+func TestRenormalized(t *testing.T) {
+	ds := toy(t)
+	s := multiSettings()
+	set, err := Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := set.Renormalized(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Normalize = false
+	want, err := Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(raw.Images, want.Images) || raw.Grid != want.Grid || !reflect.DeepEqual(raw.Settings, want.Settings) {
+		t.Errorf("unnormalised again: grid %+v settings %+v, Compute's %+v %+v (images equal: %v)",
+			raw.Grid, raw.Settings, want.Grid, want.Settings, reflect.DeepEqual(raw.Images, want.Images))
+	}
+	back, err := raw.Renormalized(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Images, set.Images) || !set.Settings.Normalize {
+		t.Error("normalised again: images differ from the set's")
+	}
+	if reflect.DeepEqual(raw.Images, set.Images) {
+		t.Error("unnormalised images equal the normalised ones: the test cannot tell them apart")
 	}
 }

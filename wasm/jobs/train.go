@@ -240,7 +240,7 @@ func describe(m *model.Model) protocol.Response {
 	g := m.Grid
 	return protocol.Response{
 		Info: &protocol.Info{
-			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind), Extra: filtration.FormatList(m.Features.Extra), Mode: m.Features.Mode(),
+			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind), Extra: filtration.FormatList(m.Features.Extra), Mode: m.Features.Mode(), Raw: !m.Features.Normalize,
 			Init: m.Learn.Init, M: m.Weight.Len(), Sigma: m.Sigma, C: m.C,
 			Grid: protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols},
 			Cost: m.Trace.Cost, Support: len(m.Support),

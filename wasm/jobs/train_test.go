@@ -13,6 +13,7 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
@@ -152,22 +153,7 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 		t.Fatal(err)
 	}
 
-	ds, err := tu.Read("../../data/MUTAG")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, _, err := config(&protocol.Training{Descriptor: "ricci"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := features.Compute(ctx, ds, s, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := eval.NewWKPI(set, ds.Labels, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, e, _ := mutagWKPI(t, &protocol.Training{Descriptor: "ricci"})
 	cfg := eval.DefaultConfig()
 	cfg.Learn.M, cfg.Learn.Seed = 3, 4
 	plan := eval.Plan{Folds: 3, Seed: 4}
@@ -204,6 +190,29 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 	}
 }
 
+// mutagWKPI computes MUTAG's features under the page's settings tr, as a
+// worker would, apart from any worker.
+func mutagWKPI(t *testing.T, tr *protocol.Training) (*graph.Dataset, *eval.WKPI, eval.Config) {
+	t.Helper()
+	ds, err := tu.Read("../../data/MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, cfg, _, err := config(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := eval.NewWKPI(set, ds.Labels, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, e, cfg
+}
+
 // TestTrainInspectPredict trains on MUTAG in a worker, then checks the
 // model against an independent reading of it and the predictions against
 // model.Predict on graphs parsed apart.
@@ -221,8 +230,21 @@ func TestTrainInspectPredict(t *testing.T) {
 	}
 	info := r.Info
 	if info.Dataset != "MUTAG" || !reflect.DeepEqual(info.Classes, []string{"-1", "1"}) || info.M != 3 ||
-		info.Descriptor != "ricci" || info.Support != len(m.Support) || len(info.Cost) < 2 {
+		info.Descriptor != "ricci" || info.Support != len(m.Support) || len(info.Cost) < 2 || info.Raw != !m.Features.Normalize {
 		t.Errorf("info %+v", info)
+	}
+	// The automatic choice trains what eval.TrainChosen trains.
+	ds, e, cfg := mutagWKPI(t, tr)
+	sized, err := eval.SizeAware(e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen, _, err := eval.TrainChosen(ctx, []eval.Candidate{{W: e, Config: cfg}, sized}, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: cfg.Learn.Seed}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Weight, chosen.Weight) || m.Features.Normalize != chosen.Features.Normalize || m.Sigma != chosen.Sigma {
+		t.Errorf("the Train job's model (normalised %v, sigma %g) is not eval.TrainChosen's (%v, %g)", m.Features.Normalize, m.Sigma, chosen.Features.Normalize, chosen.Sigma)
 	}
 	g := info.Grid
 	for _, name := range []string{"before", "after"} {

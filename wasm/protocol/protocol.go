@@ -264,6 +264,9 @@ type Info struct {
 	Extra string `json:"extra,omitempty"`
 	// Mode is features.Settings.Mode: "structure only" or "node labels".
 	Mode string `json:"mode"`
+	// Raw says the model's images are unnormalised (size-aware: chosen
+	// by the automatic choice, or asked for).
+	Raw bool `json:"raw,omitempty"`
 }
 
 // Graph is the prediction for one input graph; Points are its diagram
