@@ -108,6 +108,9 @@ func (t *TrainTab) results() app.UI {
 						app.Dd().ID("acc-majority").DataSet("value", rate).Text(fmt.Sprintf("%.1f %% (class %s)", 100*rate, largest)),
 					),
 					app.P().ID("train-verdict").DataSet("p", p.P).Text(p.verdict()),
+					app.If(r.Protocol == "auto", func() app.UI {
+						return app.P().ID("train-choice").Text(choiceSummary(r.Folds))
+					}),
 				)
 			}).Else(func() app.UI {
 				s := t.Tally
@@ -231,4 +234,14 @@ func (t *TrainTab) weights() app.UI {
 			),
 		),
 	)
+}
+
+// choiceSummary says what the automatic choice of images picked over a
+// run's folds (eval.Fold.Candidate: 1 is size-aware).
+func choiceSummary(folds []eval.Fold) string {
+	sized := 0
+	for _, f := range folds {
+		sized += f.Candidate
+	}
+	return fmt.Sprintf("Images chosen by inner CV on each fold's training graphs: size-aware (unnormalised, σ = 1) in %d of %d folds, unit norm in the rest.", sized, len(folds))
 }

@@ -290,3 +290,11 @@ func TestTrainFormIssue8Choices(t *testing.T) {
 		t.Errorf(`choice "none" stores Extra %q`, f2.Extra)
 	}
 }
+
+// TestChoiceSummary counts the folds whose images were size-aware.
+func TestChoiceSummary(t *testing.T) {
+	got := choiceSummary([]eval.Fold{{Candidate: 1}, {}, {Candidate: 1}})
+	if !strings.Contains(got, "size-aware (unnormalised, σ = 1) in 2 of 3 folds") {
+		t.Errorf("summary %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -129,6 +130,10 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	}
 	if b < 0.80 || l < 0.80 {
 		t.Errorf("accuracy on MUTAG: learned %.3f, baseline (unlearned) %.3f; want both >= 0.80", l, b)
+	}
+	// The defaults choose the images per fold; the result says how.
+	if choice := value[string](t, ctx, `document.querySelector("#train-choice")?.textContent ?? ""`); !regexp.MustCompile(`size-aware .* in \d+ of 10 folds`).MatchString(choice) {
+		t.Errorf("the automatic choice of images is not reported: %q", choice)
 	}
 	step(t, ctx, "screenshot of the Train tab", screenshot("train"))
 	checkTrainResults(t, ctx)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -63,44 +64,90 @@ type Choice struct {
 // of the paired differences; of several that do, the largest mean gain
 // wins.
 func Choose(ctx context.Context, cands []Candidate, train []int, o ChoiceOptions) (Choice, error) {
+	chs, err := chooseAll(ctx, cands, train, [][]int{train}, o)
+	if err != nil {
+		return Choice{}, err
+	}
+	return chs[0], nil
+}
+
+// chooseAll makes Choose's choice for every training set of trains, all
+// drawn from pool. One stratified sample of pool (about MaxGraphs graphs
+// when pool is larger; all of it otherwise) serves them all, each
+// training set scoring its part of it, so that every candidate's kernels
+// for all the training sets come from one pass over the sample's pairs.
+func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]int, o ChoiceOptions) ([]Choice, error) {
 	if len(cands) == 0 {
-		return Choice{}, errors.New("eval: no candidate to choose from")
+		return nil, errors.New("eval: no candidate to choose from")
 	}
 	o = o.withDefaults()
-	labels := cands[0].W.truth(train)
-	sub := train
-	if len(train) > o.MaxGraphs {
-		parts := (len(train) + o.MaxGraphs - 1) / o.MaxGraphs
-		folds, err := StratifiedKFold(labels, parts, o.Seed)
+	sample := pool
+	if len(pool) > o.MaxGraphs {
+		parts := (len(pool) + o.MaxGraphs - 1) / o.MaxGraphs
+		folds, err := StratifiedKFold(cands[0].W.truth(pool), parts, o.Seed)
 		if err != nil {
-			return Choice{}, err
+			return nil, err
 		}
-		_, pick := foldSplit(train, folds, parts)
-		sub = pick[0]
+		_, pick := foldSplit(pool, folds, parts)
+		sample = pick[0]
 	}
-	folds, err := StratifiedKFold(cands[0].W.truth(sub), o.Folds, o.Seed+1)
-	if err != nil {
-		return Choice{}, fmt.Errorf("eval: choice inner split: %w", err)
+	// subs[t] are the positions in sample of training set t's graphs,
+	// split into inner folds by inner[t].
+	subs, inner := make([][]int, len(trains)), make([][]int, len(trains))
+	for t, train := range trains {
+		in := map[int]bool{}
+		for _, s := range train {
+			in[s] = true
+		}
+		var idx []int
+		for i, s := range sample {
+			if in[s] {
+				subs[t], idx = append(subs[t], i), append(idx, s)
+			}
+		}
+		var err error
+		if inner[t], err = StratifiedKFold(cands[0].W.truth(idx), o.Folds, o.Seed+1); err != nil {
+			return nil, fmt.Errorf("eval: choice inner split: %w", err)
+		}
 	}
-	ch := Choice{Inner: make([][]float64, len(cands))}
+	chs := make([]Choice, len(trains))
+	for t := range chs {
+		chs[t].Inner = make([][]float64, len(cands))
+	}
 	for c, cand := range cands {
-		if ch.Inner[c], err = cand.innerAccuracies(ctx, train, sub, folds, o.Folds, c == 0); err != nil {
-			return Choice{}, fmt.Errorf("eval: candidate %d: %w", c, err)
+		grams, err := cand.grams(ctx, trains, sample, c == 0)
+		if err != nil {
+			return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
+		}
+		for t := range trains {
+			if chs[t].Inner[c], err = cand.innerAccuracies(ctx, grams[t], sample, subs[t], inner[t], o.Folds); err != nil {
+				return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
+			}
 		}
 	}
-	bestGain := 0.0
-	for c := 1; c < len(cands); c++ {
-		d := make([]float64, o.Folds)
+	for t := range chs {
+		chs[t].Chosen = chs[t].clearWinner(o)
+	}
+	return chs, nil
+}
+
+// clearWinner is the candidate that beats the first by the largest mean
+// inner gain among those that beat it by at least o.MinT standard errors
+// of the paired differences; the first if none does.
+func (ch Choice) clearWinner(o ChoiceOptions) int {
+	best, bestGain := 0, 0.0
+	for c := 1; c < len(ch.Inner); c++ {
+		d := make([]float64, len(ch.Inner[c]))
 		for g := range d {
 			d[g] = ch.Inner[c][g] - ch.Inner[0][g]
 		}
 		mean, sd := stat.MeanStdDev(d, nil)
 		clear := sd == 0 || mean/(sd/math.Sqrt(float64(len(d)))) >= o.MinT
 		if mean > bestGain && clear {
-			ch.Chosen, bestGain = c, mean
+			best, bestGain = c, mean
 		}
 	}
-	return ch, nil
+	return best
 }
 
 func (o ChoiceOptions) withDefaults() ChoiceOptions {
@@ -116,30 +163,36 @@ func (o ChoiceOptions) withDefaults() ChoiceOptions {
 	return o
 }
 
-// innerAccuracies scores the candidate's initial weight function (fitted
-// on train, as the CV's unlearned baseline) by CV over the graphs sub,
-// split into nFolds by folds. The first candidate's kernels come from its
-// pair table (built here when it fits, as the CV would build it); the
-// others' from their table only if one is already built, and otherwise
-// directly, so that a candidate that loses costs no table's memory.
-func (c Candidate) innerAccuracies(ctx context.Context, train, sub, folds []int, nFolds int, first bool) ([]float64, error) {
-	mix, err := c.W.Initial(train, c.Config.Learn)
-	if err != nil {
-		return nil, err
+// grams are the candidate's kernel matrices over the graphs sample, one
+// per training set of trains, each with the initial weight function of
+// that training set (as the CV's unlearned baseline). The first
+// candidate's come from its pair table (built here when it fits, as the
+// CV would build it); the others' from their table only if one is already
+// built, and otherwise directly in one pass for all training sets, so
+// that a candidate that loses costs no table's memory.
+func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, first bool) ([][][]float64, error) {
+	mixes := make([]kernel.Mixture, len(trains))
+	for t, train := range trains {
+		var err error
+		if mixes[t], err = c.W.Initial(train, c.Config.Learn); err != nil {
+			return nil, err
+		}
 	}
 	var p pairs = directPairs{images: c.W.Set.Images, sigma: c.Config.Sigma, variant: c.Config.Variant}
 	if _, built := c.W.tables[c.Config.Sigma]; first || built {
+		var err error
 		if p, err = c.W.pairsFor(ctx, c.Config.Sigma, c.Config.Variant, nil); err != nil {
 			return nil, err
 		}
 	}
-	grams, err := p.grams(ctx, c.W.weights(c.Config, []kernel.Mixture{mix}, nil), sub)
-	if err != nil {
-		return nil, err
-	}
-	gram, labels := grams[0], c.W.truth(sub)
-	pos := indices(len(sub))
-	trainPos, testPos := foldSplit(pos, folds, nFolds)
+	return p.grams(ctx, c.W.weights(c.Config, mixes, nil), sample)
+}
+
+// innerAccuracies scores a kernel matrix over the graphs sample by CV
+// over its positions sub, split into nFolds by folds.
+func (c Candidate) innerAccuracies(ctx context.Context, gram [][]float64, sample, sub, folds []int, nFolds int) ([]float64, error) {
+	labels := c.W.truth(sample)
+	trainPos, testPos := foldSplit(sub, folds, nFolds)
 	accs := make([]float64, nFolds)
 	for g := range nFolds {
 		k := make([][]float64, len(trainPos[g]))
@@ -188,12 +241,31 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	if o.Seed == 0 {
 		o.Seed = plan.Seed
 	}
-	prepare := func(train []int) (*WKPI, error) {
-		ch, err := Choose(ctx, cands, train, o)
-		if err != nil {
-			return nil, err
+	// Every running fold's choice at once, from one sample of all graphs
+	// (chooseAll), so that a fold chooses alike in any job of a split run.
+	labels := cands[0].W.Labels
+	folds, err := StratifiedKFold(labels, plan.Folds, plan.Seed)
+	if err != nil {
+		return Report{}, err
+	}
+	train, _ := foldSplit(indices(len(labels)), folds, plan.Folds)
+	var running [][]int
+	for f := range plan.Folds {
+		if plan.runs(f) {
+			running = append(running, train[f])
 		}
-		return cands[ch.Chosen].W, nil
+	}
+	chs, err := chooseAll(ctx, cands, indices(len(labels)), running, o)
+	if err != nil {
+		return Report{}, err
+	}
+	prepare := func(tr []int) (*WKPI, error) {
+		for i, r := range running {
+			if slices.Equal(r, tr) {
+				return cands[chs[i].Chosen].W, nil
+			}
+		}
+		return nil, errors.New("eval: a training set the choice did not see")
 	}
 	run := func(w *WKPI, p Plan) (Report, error) {
 		i := index[w]
@@ -206,7 +278,7 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 		}
 		return rep, err
 	}
-	rep, err := ByTrainingFolds(ctx, cands[0].W.Labels, cands[0].W.Classes, plan, prepare, run)
+	rep, err := ByTrainingFolds(ctx, labels, cands[0].W.Classes, plan, prepare, run)
 	rep.Protocol = "auto"
 	return rep, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -52,72 +53,93 @@ func TestChooseRule(t *testing.T) {
 	}
 }
 
-// TestChooseInnerBruteForce recomputes Choose's inner accuracies along an
-// independent path: the initial weight function from learn.InitMixture on
-// the training graphs' points, Gram and cross matrices from kernel.Kernel
-// on image copies, the SVM from svm (oraclePredict), on a stratified
-// sample of the training graphs when they exceed MaxGraphs. Two copies of
-// one feature set check both of Choose's paths: the first candidate's
-// pair table and the second's direct kernels.
+// TestChooseInnerBruteForce recomputes the inner accuracies of Choose
+// and of chooseAll (every fold's choice of a CV at once) along an
+// independent path: the sample and inner folds as documented, the initial
+// weight function from learn.InitMixture on the training graphs' points
+// (oracleInitial), Gram and cross matrices from kernel.Kernel on image
+// copies and the SVM from svm (oraclePredict). Two copies of one feature
+// set check both kernel paths: the first candidate's pair table and the
+// second's direct kernels in one pass for all training sets.
 func TestChooseInnerBruteForce(t *testing.T) {
 	_, w := toyWKPI(t)
 	_, twin := toyWKPI(t)
 	cfg := toyConfig()
+	cands := []Candidate{{twin, cfg}, {w, cfg}}
 	folds, err := StratifiedKFold(w.Labels, 4, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	trains, _ := foldSplit(indices(len(w.Labels)), folds, 4)
-	train := trains[1]
-	for _, maxGraphs := range []int{1000, 30} {
-		o := ChoiceOptions{Folds: 3, MaxGraphs: maxGraphs, Seed: 5}
-		ch, err := Choose(context.Background(), []Candidate{{twin, cfg}, {w, cfg}}, train, o)
+	for _, maxGraphs := range []int{1000, 30, 20} {
+		o := ChoiceOptions{Folds: 3, MaxGraphs: maxGraphs, Seed: 5, MinT: DefaultChoiceT}
+		ch, err := Choose(context.Background(), cands, trains[1], o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sub := train
-		if len(train) > maxGraphs {
-			parts := (len(train) + maxGraphs - 1) / maxGraphs
-			split, err := StratifiedKFold(w.truth(train), parts, o.Seed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sub = nil
-			for i, s := range train {
-				if split[i] == 0 {
-					sub = append(sub, s)
-				}
-			}
-			if len(sub) > maxGraphs || len(sub) < maxGraphs/2 {
-				t.Fatalf("sample of %d graphs for at most %d", len(sub), maxGraphs)
-			}
-		}
-		init := oracleInitial(t, w, train, cfg)
-		inner, err := StratifiedKFold(w.truth(sub), o.Folds, o.Seed+1)
+		checkInner(t, w, cfg, o, trains[1], trains[1], ch)
+		all, err := chooseAll(context.Background(), cands, indices(len(w.Labels)), trains, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := make([]float64, o.Folds)
-		for f := range o.Folds {
-			var tr, te []int
-			for i, s := range sub {
-				if inner[i] == f {
-					te = append(te, s)
-				} else {
-					tr = append(tr, s)
-				}
-			}
-			if want[f], err = Accuracy(oraclePredict(t, w, init, cfg, tr, te), w.truth(te)); err != nil {
-				t.Fatal(err)
+		for f, train := range trains {
+			checkInner(t, w, cfg, o, indices(len(w.Labels)), train, all[f])
+		}
+	}
+	if _, built := w.tables[cfg.Sigma]; built {
+		t.Error("the second candidate built a pair table")
+	}
+}
+
+// checkInner compares ch's inner accuracies, for the training graphs
+// train drawn from pool, with the oracle's.
+func checkInner(t *testing.T, w *WKPI, cfg Config, o ChoiceOptions, pool, train []int, ch Choice) {
+	t.Helper()
+	sample := pool
+	if len(pool) > o.MaxGraphs {
+		parts := (len(pool) + o.MaxGraphs - 1) / o.MaxGraphs
+		split, err := StratifiedKFold(w.truth(pool), parts, o.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sample = nil
+		for i, s := range pool {
+			if split[i] == 0 {
+				sample = append(sample, s)
 			}
 		}
-		for c, got := range ch.Inner {
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("at most %d graphs, candidate %d: inner accuracies %v, oracle %v", maxGraphs, c, got, want)
+		if len(sample) > o.MaxGraphs || len(sample) < o.MaxGraphs/2 {
+			t.Fatalf("sample of %d graphs for at most %d", len(sample), o.MaxGraphs)
+		}
+	}
+	var sub []int
+	for _, s := range sample {
+		if slices.Contains(train, s) {
+			sub = append(sub, s)
+		}
+	}
+	init := oracleInitial(t, w, train, cfg)
+	inner, err := StratifiedKFold(w.truth(sub), o.Folds, o.Seed+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, o.Folds)
+	for f := range o.Folds {
+		var tr, te []int
+		for i, s := range sub {
+			if inner[i] == f {
+				te = append(te, s)
+			} else {
+				tr = append(tr, s)
 			}
 		}
-		if _, built := w.tables[cfg.Sigma]; built {
-			t.Error("the second candidate built a pair table")
+		if want[f], err = Accuracy(oraclePredict(t, w, init, cfg, tr, te), w.truth(te)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for c, got := range ch.Inner {
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("at most %d graphs of %d, candidate %d: inner accuracies %v, oracle %v", o.MaxGraphs, len(pool), c, got, want)
 		}
 	}
 }
