@@ -81,7 +81,9 @@ func TestBrowserCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := compare.Run(context.Background(), d, []string{compare.WKPI, compare.PILinear, compare.WL, compare.Majority}, compare.DefaultOptions(), nil)
+	o := compare.DefaultOptions()
+	o.WKPIAuto = true // the page's default, as the Train tab's
+	want, err := compare.Run(context.Background(), d, []string{compare.WKPI, compare.PILinear, compare.WL, compare.Majority}, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	o.Folds, o.Seed, o.Inner, o.WLNodeLabels = *folds, lf.seed, *inner, *wlLabels
+	if o.WKPIAuto, err = lf.autoChoice(ff, "wkpi-grid"); err != nil {
+		return err
+	}
 	if *wkpiGrid != "" {
 		g, err := parseGrid(*wkpiGrid)
 		if err != nil {

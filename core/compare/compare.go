@@ -44,6 +44,10 @@ type Options struct {
 	// and altWKPI's m, sigma and C by nested CV (eval.WKPI.Nested) instead.
 	WKPI     eval.Config `json:"wkpi"`
 	WKPIGrid *eval.Grid  `json:"wkpi_grid,omitempty"`
+	// WKPIAuto has WKPI and WKPI-init choose unit or size-aware images in
+	// every fold, as `wkpi eval` does by default
+	// (eval.CrossValidateChosen); not altWKPI, nor with WKPIGrid.
+	WKPIAuto bool `json:"wkpi_auto,omitempty"`
 
 	Cs     []float64 `json:"C"`      // SVM C of every other kernel method
 	Scales []float64 `json:"scales"` // RBF bandwidths, times the training median (see rbf)

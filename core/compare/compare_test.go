@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"wkpi-web/core/graphstats"
 	"wkpi-web/core/pdkernel"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/svm"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
@@ -337,5 +339,73 @@ func TestCheck(t *testing.T) {
 	}
 	if err := Check(Names()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestSeveralDescriptors: with the default descriptor set (Ricci, HKS,
+// degree) PI-PL renders every descriptor's images again with the linear
+// weighting, as features.Compute does from scratch with that weighting,
+// and every method runs.
+func TestSeveralDescriptors(t *testing.T) {
+	ds, err := tu.ReadDir(testenv.Dataset(t, "MUTAG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := features.Default(filtration.KindRicci)
+	s.Extra = features.DefaultExtra(s.Filtration.Kind, false)
+	set, err := features.Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewData(ds, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.linearImages(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Weighting = pimage.Linear
+	want, err := features.Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Grid != set.Grid || !reflect.DeepEqual(got, want.Images) {
+		t.Errorf("PI-PL images of three descriptors differ from features.Compute's with linear weighting (grids %+v, %+v)", set.Grid, want.Grid)
+	}
+	o := DefaultOptions()
+	o.Folds, o.WKPI.Learn.MaxIter, o.WLIterations = 3, 20, []int{1, 2}
+	res, err := Run(context.Background(), d, Names(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range res.Methods {
+		if !(m.Accuracy > 0.5) {
+			t.Errorf("%s: accuracy %.3f on MUTAG", m.Name, m.Accuracy)
+		}
+	}
+}
+
+// TestWKPIAuto: with WKPIAuto, WKPI and WKPI-init are the folds of
+// eval.CrossValidateChosen between the set's images and their size-aware
+// variant, as `wkpi eval` runs by default.
+func TestWKPIAuto(t *testing.T) {
+	d := mutag(t)
+	o := DefaultOptions()
+	o.Folds, o.WKPI.Learn.MaxIter, o.WKPIAuto = 3, 20, true
+	res, err := Run(context.Background(), d, []string{WKPI, WKPIInit}, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sized, err := eval.SizeAware(d.wkpi, o.WKPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := eval.CrossValidateChosen(context.Background(), []eval.Candidate{{W: d.wkpi, Config: o.WKPI}, sized}, eval.Plan{Folds: 3, Seed: o.Seed}, eval.ChoiceOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res.Methods[0].Folds, want.Learned.PerFold) || !reflect.DeepEqual(res.Methods[1].Folds, want.Baseline.PerFold) {
+		t.Errorf("WKPI %v, WKPI-init %v; eval.CrossValidateChosen %v, %v", res.Methods[0].Folds, res.Methods[1].Folds, want.Learned.PerFold, want.Baseline.PerFold)
 	}
 }

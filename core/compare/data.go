@@ -99,22 +99,25 @@ func channelPoints(d persistence.Diagrams, channel string) []persistence.Point {
 }
 
 // linearImages renders every graph's persistence images again with the
-// piecewise-linear weighting (PI-PL) on the same grid.
+// piecewise-linear weighting (PI-PL) on the same grid, every descriptor
+// of the set included.
 func (d *Data) linearImages(ctx context.Context) ([][]float64, error) {
 	s := d.Set.Settings
 	s.Weighting, s.MaxPersistence = pimage.Linear, 0
-	_, s, err := features.FitGrid(d.Set.Diagrams, s) // resolves MaxPersistence; the grid is unchanged
+	all := make([][]persistence.Diagrams, len(d.Set.Diagrams))
+	for i := range all {
+		all[i] = d.Set.GraphDiagrams(i)
+	}
+	_, s, err := features.FitGridAll(all, s) // resolves MaxPersistence; the grid is unchanged
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]float64, len(d.Set.Diagrams))
-	for i, dg := range d.Set.Diagrams {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if out[i], err = features.Image(dg, d.Set.Grid, s); err != nil {
-			return nil, fmt.Errorf("graph %d: %w", i, err)
-		}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	return out, nil
+	set, err := d.Set.Rerender(s)
+	if err != nil {
+		return nil, err
+	}
+	return set.Images, nil
 }

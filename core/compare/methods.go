@@ -16,7 +16,7 @@ import (
 
 // wkpiKey names a WKPI cross-validation by protocol and variant.
 func (d *Data) wkpiKey(o Options, alt bool) string {
-	return fmt.Sprintf("nested=%t alt=%t folds=%d seed=%d", o.WKPIGrid != nil, alt, o.Folds, o.Seed)
+	return fmt.Sprintf("nested=%t alt=%t auto=%t folds=%d seed=%d", o.WKPIGrid != nil, alt, o.WKPIAuto, o.Folds, o.Seed)
 }
 
 // runWKPI cross-validates WKPI (or altWKPI) once per protocol and reads
@@ -35,9 +35,15 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 		}
 		plan := eval.Plan{Folds: o.Folds, Seed: o.Seed}
 		var err error
-		if o.WKPIGrid != nil {
+		switch {
+		case o.WKPIGrid != nil:
 			rep, err = d.wkpi.Nested(ctx, cfg, *o.WKPIGrid, plan, o.Inner, prog)
-		} else {
+		case o.WKPIAuto && !alt:
+			var sized eval.Candidate
+			if sized, err = eval.SizeAware(d.wkpi, cfg); err == nil {
+				rep, err = eval.CrossValidateChosen(ctx, []eval.Candidate{{W: d.wkpi, Config: cfg}, sized}, plan, eval.ChoiceOptions{}, prog)
+			}
+		default:
 			rep, err = d.wkpi.CrossValidate(ctx, cfg, plan, prog)
 		}
 		if err != nil {

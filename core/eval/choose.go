@@ -294,7 +294,9 @@ const SizeAwareSigma = 1
 // against 68.5 % with unit images; PTC_MR and NCI1 lose with it,
 // docs/accuracy.md), with kernel width SizeAwareSigma.
 func SizeAware(w *WKPI, cfg Config) (Candidate, error) {
-	set, err := w.Set.Renormalized(false)
+	s := w.Set.Settings
+	s.Normalize = false
+	set, err := w.Set.Rerender(s)
 	if err != nil {
 		return Candidate{}, err
 	}

@@ -196,16 +196,20 @@ func AllDiagrams(ctx context.Context, graphs []*graph.Graph, s Settings, prog pr
 	return out, nil
 }
 
-// Renormalized returns the set with its images rendered again from the
-// same diagrams, grid and descriptor scales, normalised or not: the
-// size-aware images (graph size kept) of a set without computing any
-// descriptor twice.
-func (set *Set) Renormalized(normalize bool) (*Set, error) {
+// Rerender returns the set with its images rendered again from the same
+// diagrams on the same grid under s, which must describe the same
+// descriptors (normalisation or weighting may differ): the size-aware
+// images of a set, or its PI-PL images, without computing any descriptor
+// twice.
+func (set *Set) Rerender(s Settings) (*Set, error) {
+	if s.descriptorCount() != set.Settings.descriptorCount() {
+		return nil, fmt.Errorf("features: %d descriptors to render a set of %d", s.descriptorCount(), set.Settings.descriptorCount())
+	}
 	out := *set
-	out.Settings.Normalize = normalize
+	out.Settings = s
 	out.Images = make([][]float64, len(set.Images))
 	for i := range set.Images {
-		img, err := Render(set.GraphDiagrams(i), set.Grid, out.Settings)
+		img, err := Render(set.GraphDiagrams(i), set.Grid, s)
 		if err != nil {
 			return nil, fmt.Errorf("graph %d: %w", i, err)
 		}

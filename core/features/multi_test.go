@@ -187,21 +187,23 @@ func TestExtraFor(t *testing.T) {
 	}
 }
 
-// TestRenormalized: rendering a set again unnormalised gives what
-// Compute gives with Normalize off (same grid, scales and images), and
-// rendering it normalised again gives the set back.
-func TestRenormalized(t *testing.T) {
+// TestRerender: rendering a set again unnormalised gives what Compute
+// gives with Normalize off (same grid, scales and images), and rendering
+// it normalised again gives the set back.
+func TestRerender(t *testing.T) {
 	ds := toy(t)
 	s := multiSettings()
 	set, err := Compute(context.Background(), ds, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := set.Renormalized(false)
+	s.Normalize = false
+	unnormalised := set.Settings
+	unnormalised.Normalize = false
+	raw, err := set.Rerender(unnormalised)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Normalize = false
 	want, err := Compute(context.Background(), ds, s, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +212,7 @@ func TestRenormalized(t *testing.T) {
 		t.Errorf("unnormalised again: grid %+v settings %+v, Compute's %+v %+v (images equal: %v)",
 			raw.Grid, raw.Settings, want.Grid, want.Settings, reflect.DeepEqual(raw.Images, want.Images))
 	}
-	back, err := raw.Renormalized(true)
+	back, err := raw.Rerender(set.Settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,5 +221,9 @@ func TestRenormalized(t *testing.T) {
 	}
 	if reflect.DeepEqual(raw.Images, set.Images) {
 		t.Error("unnormalised images equal the normalised ones: the test cannot tell them apart")
+	}
+	unnormalised.Extra = nil
+	if _, err := set.Rerender(unnormalised); err == nil {
+		t.Error("settings of one descriptor accepted for a set of three")
 	}
 }

@@ -46,7 +46,7 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 		return protocol.Response{}, err
 	}
 	o := compare.DefaultOptions()
-	o.WKPI, o.Folds, o.Seed = cfg, plan.Folds, plan.Seed
+	o.WKPI, o.Folds, o.Seed, o.WKPIAuto = cfg, plan.Folds, plan.Seed, true // the Train tab's default
 	res, err := compare.Run(ctx, d, job.Methods, o, report)
 	if err != nil {
 		return protocol.Response{}, err

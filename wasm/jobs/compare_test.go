@@ -57,7 +57,7 @@ func TestCompareJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := compare.DefaultOptions()
-	o.Folds, o.Seed, o.WKPI.Learn.Seed = 4, 2, 2
+	o.Folds, o.Seed, o.WKPI.Learn.Seed, o.WKPIAuto = 4, 2, 2, true
 	want, err := compare.Run(ctx, d, []string{compare.WKPI, compare.Majority, compare.WL}, o, nil)
 	if err != nil {
 		t.Fatal(err)
