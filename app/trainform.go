@@ -37,7 +37,7 @@ func labelMode(t protocol.Training) string {
 // ExtraChoices are the descriptor sets offered beside the main
 // descriptor, as Training.Extra and a label (docs/accuracy.md, issue 8).
 var ExtraChoices = [][2]string{
-	{"default", "Add heat kernel signature and degree (the default)"},
+	{"default", "Add HKS and degree (default)"},
 	{"none", "None: the descriptor alone (the paper)"},
 	{"ricci,jaccard,hks,degree", "Add Ricci, Jaccard, HKS and degree"},
 }
@@ -54,7 +54,7 @@ func setExtra(f *protocol.Training, v string) {
 // ImageChoices say whether images are normalised (Training.Raw) or
 // chosen automatically (neither Raw nor Fixed).
 var ImageChoices = [][2]string{
-	{"auto", "Automatic: unit norm, or graph size kept where inner CV on the training graphs clearly favours it"},
+	{"auto", "Automatic: unit or size-aware"},
 	{"unit", "Unit norm (the authors' code)"},
 	{"raw", "Unnormalised: graph size counts"},
 }
