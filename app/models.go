@@ -122,6 +122,7 @@ func (m *ModelsTab) card() app.UI {
 				app.Dt().Text("Images"), app.Dd().ID("model-images").Text(imagesLabel(i.Raw)),
 				app.Dt().Text("Weight function"), app.Dd().Text(fmt.Sprintf("%d Gaussians, %s start", i.M, label(Inits, i.Init))),
 				app.Dt().Text("Kernel width σ, SVM C"), app.Dd().Text(fmt.Sprintf("%g, %g", i.Sigma, i.C)),
+				app.Dt().Text("SVM kernel"), app.Dd().ID("model-svm").Text(svmKernelLabel(i.GaussWidth)),
 				app.Dt().Text("Support vectors"), app.Dd().Text(fmt.Sprint(i.Support)),
 				app.Dt().Text("Image grid"), app.Dd().Text(fmt.Sprintf("%d × %d pixels", i.Grid.Rows, i.Grid.Cols)),
 			),
@@ -152,4 +153,12 @@ func descriptorSet(i *protocol.Info) string {
 		return label(Descriptors, i.Descriptor)
 	}
 	return label(Descriptors, i.Descriptor) + " + " + strings.ReplaceAll(i.Extra, ",", ", ")
+}
+
+// svmKernelLabel names a model's SVM kernel (protocol.Info.GaussWidth).
+func svmKernelLabel(width float64) string {
+	if width > 0 {
+		return fmt.Sprintf("Gaussian of the WKPI distance, width %.3g", width)
+	}
+	return "the WKPI kernel"
 }

@@ -225,7 +225,7 @@ func TestModelsListAndReplacePrompt(t *testing.T) {
 	for _, tc := range []struct {
 		grid, sel, want string
 	}{
-		{"", "", "m = 5, σ = 0.01, C = 100."},
+		{"", "", "m = 5, σ = 0.01; the SVM's kernel (WKPI, or the Gaussian of its distance) and C chosen in every fold"},
 		{"paper", "", "chosen in every fold by a nested 10-fold CV over the paper's grid"},
 		{"paper", "cost", "by the smallest training cost over the paper's grid, C = 100"},
 	} {

@@ -117,7 +117,7 @@ func (t *TrainTab) results() app.UI {
 				return app.P().ID("train-tally").Class("muted").DataSet("done", s.Done).Text(
 					fmt.Sprintf("%d of %d folds: learned %.1f %%, baseline %.1f %% so far…", s.Done, s.Total, 100*s.Learned, 100*s.Baseline))
 			}),
-			scroller("Fold table").Body(foldTable(t.Folds, t.Used != nil && t.Used.Grid != "")),
+			scroller("Fold table").Body(foldTable(t.Folds, t.Used != nil && (t.Used.Grid != "" || !t.Used.FixedSVM))),
 			app.If(t.Report != nil, func() app.UI {
 				return scroller("Confusion matrices").Class("columns").Body(
 					confusion("confusion-learned", "Learned", t.Report.Learned.Confusion, t.Summary.Classes),
@@ -139,7 +139,7 @@ func accuracy(id string, r eval.Result) app.UI {
 }
 
 // foldTable lists the folds; chosen adds the setting each fold chose (by
-// a search over a grid).
+// a search over a grid, or the SVM's kernel and C by inner CV).
 func foldTable(folds []eval.Fold, chosen bool) app.UI {
 	return app.Table().ID("fold-table").Body(
 		app.THead().Body(app.Tr().Body(
@@ -157,7 +157,11 @@ func foldTable(folds []eval.Fold, chosen bool) app.UI {
 					app.Td().Text(fmt.Sprintf("%.1f %%", 100*f.Baseline)),
 					app.Td().Class("diff").Text(fmt.Sprintf("%+.1f", 100*(f.Accuracy-f.Baseline))),
 					app.If(chosen, func() app.UI {
-						return app.Td().Text(fmt.Sprintf("m %d, σ %g, C %g", f.Config.Learn.M, f.Config.Sigma, f.Config.C))
+						text := fmt.Sprintf("m %d, σ %g, C %g", f.Config.Learn.M, f.Config.Sigma, f.Config.C)
+						if f.Config.Gauss > 0 {
+							text += ", Gaussian"
+						}
+						return app.Td().Text(text)
 					}),
 					app.Td().Text(stopReason(f.Trace.Converged, f.Trace.Iterations, nil)),
 				)

@@ -274,6 +274,33 @@ func TestTrainFormIssue8Choices(t *testing.T) {
 			t.Errorf("choice %q stores Raw %v Fixed %v", tc.want, back.Raw, back.Fixed)
 		}
 	}
+	for _, tc := range []struct {
+		t        protocol.Training
+		want     string
+		describe string
+	}{
+		{protocol.Training{}, "auto", "C chosen in every fold"},
+		{protocol.Training{FixedSVM: true, C: 10}, "wkpi", "C = 10."},
+		{protocol.Training{FixedSVM: true, Gauss: 1, C: 10}, "gauss", "C = 10; SVM on the Gaussian of the WKPI distance"},
+	} {
+		if got := svmOf(tc.t); got != tc.want {
+			t.Errorf("SVM choice of %+v: %q, want %q", tc.t, got, tc.want)
+		}
+		back := protocol.Training{C: tc.t.C}
+		setSVM(&back, tc.want)
+		if back.FixedSVM != tc.t.FixedSVM || back.Gauss != tc.t.Gauss {
+			t.Errorf("SVM choice %q stores FixedSVM %v Gauss %g", tc.want, back.FixedSVM, back.Gauss)
+		}
+		u := tc.t
+		u.Descriptor, u.Folds, u.M, u.Sigma = "ricci", 10, 5, 0.01
+		if got := describeSettings(u); !strings.Contains(got, tc.describe) {
+			t.Errorf("settings of SVM choice %q: %q, want %q", tc.want, got, tc.describe)
+		}
+		html := app.HTMLString(&TrainTab{Summary: s, Form: &u})
+		if strings.Contains(html, `id="train-C"`) != tc.t.FixedSVM {
+			t.Errorf("SVM choice %q: the C field shown is %v, want %v", tc.want, strings.Contains(html, `id="train-C"`), tc.t.FixedSVM)
+		}
+	}
 	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); !strings.Contains(got, "Images chosen per fold by inner CV") {
 		t.Errorf("default settings do not say the images are chosen: %q", got)
 	}

@@ -75,6 +75,34 @@ func setImages(f *protocol.Training, v string) {
 	f.Raw, f.Fixed = v == "raw", v == "unit"
 }
 
+// SVMChoices say how the SVM's kernel and C are set (Training.FixedSVM,
+// Training.Gauss): chosen in every fold, or fixed.
+var SVMChoices = [][2]string{
+	{"auto", "Chosen per fold: kernel and C"},
+	{"wkpi", "Fixed: WKPI kernel, C below"},
+	{"gauss", "Fixed: Gaussian of the distance"},
+}
+
+// svmOf is a Training's SVMChoices id.
+func svmOf(t protocol.Training) string {
+	switch {
+	case !t.FixedSVM:
+		return "auto"
+	case t.Gauss > 0:
+		return "gauss"
+	}
+	return "wkpi"
+}
+
+// setSVM stores an SVMChoices id; the fixed Gaussian is at the median
+// heuristic (scale 1).
+func setSVM(f *protocol.Training, v string) {
+	f.FixedSVM, f.Gauss = v != "auto", 0
+	if v == "gauss" {
+		f.Gauss = 1
+	}
+}
+
 // Objectives are the learning's objectives: Training.Objective and label.
 var Objectives = [][2]string{
 	{"tc", "Total cost TC (the paper)"},
@@ -224,8 +252,15 @@ func describeSettings(t protocol.Training) string {
 		s += fmt.Sprintf("m, σ and C chosen in every fold by a nested %d-fold CV over the paper's grid (the final model: m = %d, σ = %g, C = %g)", t.Inner, t.M, t.Sigma, t.C)
 	case "cost":
 		s += fmt.Sprintf("m and σ chosen in every fold by the smallest training cost over the paper's grid, C = %g (the final model: m = %d, σ = %g)", t.C, t.M, t.Sigma)
-	default:
+	case "fixed":
+		if !t.FixedSVM {
+			s += fmt.Sprintf("m = %d, σ = %g; the SVM's kernel (WKPI, or the Gaussian of its distance) and C chosen in every fold by inner CV of the unlearned kernel", t.M, t.Sigma)
+			break
+		}
 		s += fmt.Sprintf("m = %d, σ = %g, C = %g", t.M, t.Sigma, t.C)
+		if t.Gauss > 0 {
+			s += "; SVM on the Gaussian of the WKPI distance"
+		}
 	}
 	s += "."
 	switch t.Extra {
@@ -326,8 +361,13 @@ func (t *TrainTab) form() app.UI {
 	var fixed, shared []app.UI
 	for _, n := range numFields {
 		switch {
-		case n.id == "train-m" || n.id == "train-sigma" || n.id == "train-C":
-			if proto == "fixed" || (proto == "cost" && n.id == "train-C") {
+		case n.id == "train-C":
+			// A fixed SVM's C, or the cost protocol's; otherwise chosen.
+			if (proto == "fixed" && f.FixedSVM) || proto == "cost" {
+				fixed = append(fixed, number(n))
+			}
+		case n.id == "train-m" || n.id == "train-sigma":
+			if proto == "fixed" {
 				fixed = append(fixed, number(n))
 			}
 		case n.id == "train-inner":
@@ -348,6 +388,9 @@ func (t *TrainTab) form() app.UI {
 			choice("train-protocol", "How m, σ and C are chosen", Protocols, proto, setProtocol),
 			choice("train-extra", "Descriptor set", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
 			choice("train-images", "Images", ImageChoices, imagesOf(f), setImages),
+			app.If(proto == "fixed", func() app.UI {
+				return choice("train-svm", "SVM kernel and C", SVMChoices, svmOf(f), setSVM)
+			}),
 			choice("train-objective", "Learning objective", Objectives, onOff(f.Objective == "cka", "cka", "tc"), func(f *protocol.Training, v string) { f.Objective = v }),
 			choice("train-scales", "Scales of the image blocks", ScaleChoices, onOff(f.ChannelScales, "on", "off"), func(f *protocol.Training, v string) { f.ChannelScales = v == "on" }),
 			app.Div().Class("field wide").Body(

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +30,8 @@ import (
 type learnFlags struct {
 	m                     int
 	sigma, c, penalty     float64
+	gauss                 float64
+	svmChoice             bool
 	prior, contrast       float64
 	init, optimizer, kind string
 	objective             string
@@ -43,7 +46,9 @@ func (l *learnFlags) register(fs *flag.FlagSet) {
 	d := eval.DefaultConfig()
 	fs.IntVar(&l.m, "m", d.Learn.M, "weight function: number of Gaussian components")
 	fs.Float64Var(&l.sigma, "sigma", d.Sigma, "kernel width sigma (k = sum_s w_s exp(-(I_s-I'_s)^2/(2 sigma^2)))")
-	fs.Float64Var(&l.c, "C", d.C, "SVM C")
+	fs.Float64Var(&l.c, "C", d.C, "SVM C (given: fixed, with -gauss, instead of chosen in every fold)")
+	fs.Float64Var(&l.gauss, "gauss", 0, "SVM kernel (given: fixed, with -C, instead of chosen in every fold): 0 the WKPI kernel, s > 0 the Gaussian of the WKPI distance exp(-D^2 / (s m)), m the median D^2 of training pairs")
+	fs.BoolVar(&l.svmChoice, "svm-choice", true, "choose the SVM kernel (the WKPI kernel or the Gaussian of its distance) and C from 1, 10, 100, 1000 in every fold by 3-fold inner CV of the unlearned kernel on its training graphs; off with -svm-choice=false, -C, -gauss or -grid")
 	fs.Float64Var(&l.penalty, "penalty", d.Learn.Penalty, "penalty c in c * sum_r exp(-w_r)")
 	fs.Float64Var(&l.prior, "prior", d.Learn.Prior, "weight of the prior anchoring the mixture at its initial placement (0: the paper's objective)")
 	fs.Float64Var(&l.contrast, "contrast", d.Learn.Contrast, "weight of the barrier keeping the kernel's mean pairwise distance from collapsing (0: the paper's objective)")
@@ -91,7 +96,17 @@ func (l *learnFlags) autoChoice(ff *featureFlags, conflicts ...string) (bool, er
 
 func (l *learnFlags) config() (eval.Config, error) {
 	cfg := eval.DefaultConfig()
-	cfg.Sigma, cfg.C = l.sigma, l.c
+	cfg.Sigma, cfg.C, cfg.Gauss = l.sigma, l.c, l.gauss
+	given := map[string]bool{}
+	l.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	switch {
+	case !(l.gauss >= 0):
+		return cfg, fmt.Errorf("-gauss %g: want 0 (the WKPI kernel) or a positive scale", l.gauss)
+	case given["svm-choice"] && l.svmChoice && (given["C"] || given["gauss"]):
+		return cfg, errors.New("-svm-choice does not combine with -C or -gauss, which fix what it chooses")
+	case !l.svmChoice || given["C"] || given["gauss"]:
+		cfg.SVM = nil
+	}
 	cfg.Learn.M, cfg.Learn.Penalty, cfg.Learn.Init, cfg.Learn.Optimizer = l.m, l.penalty, l.init, l.optimizer
 	cfg.Learn.BatchSize, cfg.Learn.MaxIter, cfg.Learn.Seed = l.batch, l.maxIter, l.seed
 	cfg.Learn.Prior, cfg.Learn.Contrast = l.prior, l.contrast
@@ -252,14 +267,22 @@ func parseGrid(s string) (eval.Grid, error) {
 	return g, nil
 }
 
+// svmKernel names an SVM kernel form (eval.Config.Gauss) in a table.
+func svmKernel(gauss float64) string {
+	if gauss > 0 {
+		return fmt.Sprintf("gauss %g", gauss)
+	}
+	return "wkpi"
+}
+
 func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []eval.Report) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\titerations\tlearned\tunlearned\t")
+	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\tsvm kernel\titerations\tlearned\tunlearned\t")
 	var accs, base, all []float64
 	var secs float64
 	for r, rep := range reports {
 		for f, fold := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%d\t%.3f\t%.3f\t\n", r, f, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, fold.Trace.Iterations, fold.Accuracy, fold.Baseline)
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%s\t%d\t%.3f\t%.3f\t\n", r, f, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, svmKernel(fold.Config.Gauss), fold.Trace.Iterations, fold.Accuracy, fold.Baseline)
 			all = append(all, fold.Accuracy)
 		}
 		accs = append(accs, rep.Learned.Accuracy)
@@ -294,6 +317,17 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 			}
 		}
 		fmt.Fprintf(stdout, "automatic choice (inner CV on each fold's training graphs): size-aware images in %d of %d folds, unit images in the rest (-auto=false: unit images only)\n", sized, len(all))
+	}
+	if reports[0].Folds[0].Config.SVM != nil {
+		gauss := 0
+		for _, rep := range reports {
+			for _, fold := range rep.Folds {
+				if fold.Config.Gauss > 0 {
+					gauss++
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "SVM kernel and C chosen in every fold (inner CV of the unlearned kernel on its training graphs): the Gaussian of the WKPI distance in %d of %d folds, the WKPI kernel in the rest (-svm-choice=false: the WKPI kernel, C %g)\n", gauss, len(all), eval.DefaultConfig().C)
 	}
 	fmt.Fprintln(stdout, "confusion (rows: true class, columns: predicted), first repeat:")
 	for i, row := range reports[0].Learned.Confusion {
@@ -366,8 +400,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := closeOut(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "wkpi train: %s (%s): %d graphs, %d support vectors, %d learning iterations -> %s\n",
-		ds.Name, m.Features.Mode(), len(ds.Graphs), len(m.Support), m.Trace.Iterations, ff.out)
+	kind := "the WKPI kernel"
+	if m.GaussWidth > 0 {
+		kind = fmt.Sprintf("the Gaussian of the WKPI distance (width %.3g)", m.GaussWidth)
+	}
+	fmt.Fprintf(stderr, "wkpi train: %s (%s): %d graphs, SVM on %s with C %g, %d support vectors, %d learning iterations -> %s\n",
+		ds.Name, m.Features.Mode(), len(ds.Graphs), kind, m.C, len(m.Support), m.Trace.Iterations, ff.out)
 	return nil
 }
 

@@ -39,7 +39,7 @@ func mutag(t testing.TB) *Data {
 }
 
 // plainMedian: the median of all training pairs, by a full sort (MUTAG's
-// training sets are under medianSamples, so nothing is sampled).
+// training sets are under 300 samples (eval.Median), so nothing is sampled).
 func plainMedian(d [][]float64, train []int) float64 {
 	var v []float64
 	for a := range train {

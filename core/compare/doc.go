@@ -21,8 +21,10 @@
 // persistence of any diagram point of the dataset.
 //
 //   - WKPI: eval.WKPI.CrossValidate at Options.WKPI (the defaults of
-//     `wkpi eval`: m = 5, sigma = 0.01, C = 100), or, with
-//     Options.WKPIGrid, eval.WKPI.Nested over that grid.
+//     `wkpi eval`: m = 5, sigma = 0.01, and in every fold the SVM's kernel,
+//     WKPI or the Gaussian of its distance, and C in {1, 10, 100, 1000}
+//     chosen by 3-fold inner CV of the unlearned kernel, eval.SVMGrid),
+//     or, with Options.WKPIGrid, eval.WKPI.Nested over that grid.
 //   - WKPI-init: the same run's SVM with the initial (unlearned) weight
 //     function (eval's baseline), on the same folds.
 //   - altWKPI: the same with kernel.Alt (Remark 2 of the paper).

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/fnv"
 	"math"
-	"slices"
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/svm"
@@ -110,11 +109,6 @@ func expOf(dist func(i, j int) float64, t float64, train []int) block {
 	return block{func(i, j int) float64 { return math.Exp(-t * dist(i, j)) }, train}
 }
 
-// medianSamples bounds the training samples whose pairs give the median
-// (evenly spaced among the training set): 300 samples are 44850 pairs,
-// plenty for a median, and keep the heuristic cheap on NCI1.
-const medianSamples = 300
-
 // medianCache keeps the median of each (matrix, training set) pair: the
 // grid's cells share them.
 type medianCache struct {
@@ -134,46 +128,9 @@ func (c *medianCache) get(d [][]float64, train []int) float64 {
 	if v, ok := c.m[key]; ok {
 		return v
 	}
-	v := median(func(i, j int) float64 { return d[i][j] }, train)
+	v := eval.Median(func(i, j int) float64 { return d[i][j] }, train)
 	c.m[key] = v
 	return v
-}
-
-// median of dist(i, j) over distinct pairs of (up to medianSamples of)
-// train; 1 when it is not positive (all samples identical), so that the
-// kernel stays defined.
-func median(dist func(i, j int) float64, train []int) float64 {
-	idx := sampled(train)
-	var vals []float64
-	for a, i := range idx {
-		for _, j := range idx[a+1:] {
-			vals = append(vals, dist(i, j))
-		}
-	}
-	if len(vals) == 0 {
-		return 1
-	}
-	slices.Sort(vals)
-	m := vals[len(vals)/2]
-	if len(vals)%2 == 0 {
-		m = (vals[len(vals)/2-1] + m) / 2
-	}
-	if !(m > 0) {
-		return 1
-	}
-	return m
-}
-
-// sampled is all of train, or medianSamples evenly spaced members.
-func sampled(train []int) []int {
-	if len(train) <= medianSamples {
-		return train
-	}
-	idx := make([]int, medianSamples)
-	for i := range idx {
-		idx[i] = train[i*len(train)/medianSamples]
-	}
-	return idx
 }
 
 // trainKey identifies a training set (FNV-1a of its indices).

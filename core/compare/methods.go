@@ -317,7 +317,7 @@ func statsSource(x [][]float64, scale float64) source {
 			}
 			return s
 		}
-		t := 1 / (scale * median(d2, train))
+		t := 1 / (scale * eval.Median(d2, train))
 		return expOf(d2, t, train), nil
 	}
 }

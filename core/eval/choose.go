@@ -12,7 +12,6 @@ import (
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
-	"wkpi-web/core/svm"
 )
 
 // Candidate is one feature set of a dataset with the Config to use it
@@ -191,35 +190,11 @@ func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, firs
 // innerAccuracies scores a kernel matrix over the graphs sample by CV
 // over its positions sub, split into nFolds by folds.
 func (c Candidate) innerAccuracies(ctx context.Context, gram [][]float64, sample, sub, folds []int, nFolds int) ([]float64, error) {
-	labels := c.W.truth(sample)
-	trainPos, testPos := foldSplit(sub, folds, nFolds)
-	accs := make([]float64, nFolds)
-	for g := range nFolds {
-		k := make([][]float64, len(trainPos[g]))
-		y := make([]int, len(trainPos[g]))
-		for i, a := range trainPos[g] {
-			k[i], y[i] = make([]float64, len(trainPos[g])), labels[a]
-			for j, b := range trainPos[g] {
-				k[i][j] = gram[a][b]
-			}
-		}
-		m, err := svm.Train(ctx, k, y, svm.Options{C: c.Config.C})
-		if err != nil && !errors.Is(err, svm.ErrNotConverged) {
-			return nil, err
-		}
-		pred, truth := make([]int, len(testPos[g])), make([]int, len(testPos[g]))
-		row := make([]float64, len(trainPos[g]))
-		for t, a := range testPos[g] {
-			for j, b := range trainPos[g] {
-				row[j] = gram[a][b]
-			}
-			pred[t], truth[t] = m.Predict(row), labels[a]
-		}
-		if accs[g], err = Accuracy(pred, truth); err != nil {
-			return nil, err
-		}
+	accs, err := innerScores(ctx, gram, func(v float64) float64 { return v }, c.W.truth(sample), sub, folds, nFolds, []float64{c.Config.C})
+	if err != nil {
+		return nil, err
 	}
-	return accs, nil
+	return accs[0], nil
 }
 
 // CrossValidateChosen runs a cross-validation in which every outer fold

@@ -6,9 +6,11 @@
 // Learners see only sample indices into the caller's dataset, so the
 // package knows nothing of graphs, kernels or SVMs.
 //
-// SelectFeatures chooses between candidate feature sets of one dataset
-// per outer fold by inner CV on that fold's training graphs (the
-// "automatic settings" of `wkpi eval -auto`). Learning objectives other
+// Choose and CrossValidateChosen choose between candidate feature sets
+// of one dataset per outer fold by inner CV on that fold's training
+// graphs (`wkpi eval -auto`); Config.SVM (SVMGrid) has every fold choose
+// its SVM's kernel, the WKPI kernel or the Gaussian of the WKPI distance,
+// and C by inner CV of the unlearned kernel on its training graphs. Learning objectives other
 // than TC (kernel-target alignment) and per-block channel scales are in
 // align.go; both need the WKPI kernel's linearity in the pixel weights.
 //

@@ -116,8 +116,12 @@ func (w *WKPI) group(fits []fitted, a int, train [][]int) int {
 }
 
 // score trains the fold's learned (0) and baseline (1) SVMs on ks and
-// tests them on the fold.
+// tests them on the fold; with an SVM grid, after choosing their form and
+// C on the baseline's training Gram matrix.
 func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
+	if err := w.chooseFor(ctx, &fold.Config, &fold.InnerAccuracy, ks, fold.Config.Learn.Seed+int64(fold.Index)+1); err != nil {
+		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
+	}
 	truth := w.truth(fold.Test)
 	var err error
 	if fold.Predicted, err = w.predict(ctx, ks, 0, fold.Config.C); err != nil {
@@ -131,4 +135,25 @@ func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
 	}
 	fold.Baseline, err = Accuracy(fold.BaselinePredicted, truth)
 	return err
+}
+
+// chooseFor chooses cfg's SVM form and C (when cfg has an SVM grid) on
+// the training Gram matrix of ks's last weight function, the unlearned
+// one, recording the choice's inner accuracy in inner, and turns every
+// weight function's matrices into the chosen form.
+func (w *WKPI) chooseFor(ctx context.Context, cfg *Config, inner *float64, ks *kernelSet, seed int64) error {
+	weights := len(ks.packed) + len(ks.gram)
+	if cfg.SVM != nil {
+		var err error
+		if *cfg, *inner, err = chooseSVM(ctx, ks.gramOf(weights-1), w.truth(ks.train), *cfg, seed); err != nil {
+			return err
+		}
+	}
+	if cfg.Gauss > 0 {
+		ks.widths = make([]float64, weights)
+		for i := range weights {
+			ks.widths[i] = ks.toGaussian(i, cfg.Gauss)
+		}
+	}
+	return nil
 }

@@ -3,8 +3,10 @@ package eval
 import (
 	"bytes"
 	"context"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"sort"
 	"testing"
 
 	"wkpi-web/core/features"
@@ -74,9 +76,10 @@ func toyWKPIWith(t testing.TB, s features.Settings) (*graph.Dataset, *WKPI) {
 	return ds, w
 }
 
+// toyConfig is a fixed setting for the toy set: no SVM choice.
 func toyConfig() Config {
 	cfg := DefaultConfig()
-	cfg.Learn.M, cfg.Learn.MaxIter, cfg.Sigma, cfg.C = 3, 50, 0.05, 10
+	cfg.Learn.M, cfg.Learn.MaxIter, cfg.Sigma, cfg.C, cfg.SVM = 3, 50, 0.05, 10, nil
 	return cfg
 }
 
@@ -96,8 +99,10 @@ func TestCrossValidateOracle(t *testing.T) {
 	}
 }
 
-func crossValidateOracle(t *testing.T, w *WKPI) {
-	cfg := toyConfig()
+// crossValidateWithSums runs a 4-fold CV of cfg (seed 3) and returns it
+// with the folds and the oracle's pair sums of those folds.
+func crossValidateWithSums(t *testing.T, w *WKPI, cfg Config) (Report, Plan, []int, *learn.PairSums) {
+	t.Helper()
 	plan := Plan{Folds: 4, Seed: 3}
 	rep, err := w.CrossValidate(context.Background(), cfg, plan, nil)
 	if err != nil {
@@ -108,6 +113,12 @@ func crossValidateOracle(t *testing.T, w *WKPI) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep, plan, folds, sums
+}
+
+func crossValidateOracle(t *testing.T, w *WKPI) {
+	cfg := toyConfig()
+	rep, plan, folds, sums := crossValidateWithSums(t, w, cfg)
 	for f := range plan.Folds {
 		var train, test []int
 		for i, g := range folds {
@@ -161,6 +172,25 @@ func oraclePredict(t *testing.T, w *WKPI, mix kernel.Mixture, cfg Config, train,
 
 func oraclePredictScaled(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cfg Config, train, test []int) []int {
 	t.Helper()
+	width := oracleWidth(t, w, mix, scales, cfg, train)
+	gram := oracleKernel(t, w, mix, scales, cfg, train, train, width)
+	m, err := svm.Train(context.Background(), gram, w.truth(train), svm.Options{C: cfg.C})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross := oracleKernel(t, w, mix, scales, cfg, test, train, width)
+	pred := make([]int, len(test))
+	for i := range test {
+		pred[i] = m.Predict(cross[i])
+	}
+	return pred
+}
+
+// oracleKernel is the SVM kernel of cfg between the graphs rows and cols,
+// from kernel.Kernel on image copies: the WKPI kernel, or (cfg.Gauss > 0)
+// exp(-D^2 / width) with D^2 from Kernel.Distance2.
+func oracleKernel(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cfg Config, rows, cols []int, width float64) [][]float64 {
+	t.Helper()
 	k := model.KernelForScaled(mix, features.Centres(w.Set.Grid, w.Set.Settings), cfg.Sigma, cfg.Variant, scales)
 	pick := func(idx []int) [][]float64 {
 		out := make([][]float64, len(idx))
@@ -169,23 +199,47 @@ func oraclePredictScaled(t *testing.T, w *WKPI, mix kernel.Mixture, scales []flo
 		}
 		return out
 	}
-	gram, err := k.Gram(context.Background(), pick(train), nil)
-	if err != nil {
-		t.Fatal(err)
+	if cfg.Gauss == 0 {
+		out, err := k.Cross(context.Background(), pick(rows), pick(cols), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
-	m, err := svm.Train(context.Background(), gram, w.truth(train), svm.Options{C: cfg.C})
-	if err != nil {
-		t.Fatal(err)
+	out := make([][]float64, len(rows))
+	for i, a := range rows {
+		out[i] = make([]float64, len(cols))
+		for j, b := range cols {
+			out[i][j] = math.Exp(-k.Distance2(w.Set.Images[a], w.Set.Images[b]) / width)
+		}
 	}
-	cross, err := k.Cross(context.Background(), pick(test), pick(train), nil)
-	if err != nil {
-		t.Fatal(err)
+	return out
+}
+
+// oracleWidth is cfg.Gauss times the median of D^2 over all pairs of the
+// graphs idx (at most 300 of them: no sampling), by sorting; 0 without
+// the Gaussian form.
+func oracleWidth(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cfg Config, idx []int) float64 {
+	t.Helper()
+	if cfg.Gauss == 0 {
+		return 0
 	}
-	pred := make([]int, len(test))
-	for i := range test {
-		pred[i] = m.Predict(cross[i])
+	if len(idx) > 300 {
+		t.Fatalf("oracleWidth: %d graphs, at most 300", len(idx))
 	}
-	return pred
+	k := model.KernelForScaled(mix, features.Centres(w.Set.Grid, w.Set.Settings), cfg.Sigma, cfg.Variant, scales)
+	var d2 []float64
+	for a := range idx {
+		for b := a + 1; b < len(idx); b++ {
+			d2 = append(d2, k.Distance2(w.Set.Images[idx[a]], w.Set.Images[idx[b]]))
+		}
+	}
+	sort.Float64s(d2)
+	med := d2[len(d2)/2]
+	if len(d2)%2 == 0 {
+		med = (d2[len(d2)/2-1] + med) / 2
+	}
+	return cfg.Gauss * med
 }
 
 // TestMergeEqualsWhole: folds run in two parts (as two workers would) and

@@ -41,6 +41,10 @@ type Model struct {
 	// image block (features.Settings.Blocks, in image order) before the
 	// kernel's weights are normalised (learn.Options.Channels).
 	ChannelScales []float64 `json:"channel_scales,omitempty"`
+	// GaussWidth, when positive, makes the SVM's kernel the Gaussian of
+	// the WKPI distance, exp(-D^2 / GaussWidth) (kernel.GaussianOf), where
+	// 0 (absent) is the WKPI kernel itself.
+	GaussWidth float64 `json:"gauss_width,omitempty"`
 	// SVM's support vector indices point into Support.
 	SVM     svm.Model   `json:"svm"`
 	Support [][]float64 `json:"support"`
@@ -61,6 +65,9 @@ type Trained struct {
 	SVM     *svm.Model // trained on Train, indices into Train
 	// ChannelScales are per-block scales of the weight (nil: none).
 	ChannelScales []float64
+	// GaussWidth is the width of the SVM's Gaussian of the distance (0:
+	// the WKPI kernel itself).
+	GaussWidth float64
 }
 
 // New keeps only the support vectors' images and renumbers the SVM's
@@ -89,7 +96,7 @@ func New(t Trained) (*Model, error) {
 		Format: Format, Version: Version, Dataset: t.Dataset, Classes: t.Classes,
 		Features: t.Set.Settings, Grid: t.Set.Grid, Weight: t.Weight, Sigma: t.Sigma,
 		Variant: t.Variant, C: t.C, Learn: t.Learn, Trace: t.Trace, SVM: compact, Support: support,
-		ChannelScales: t.ChannelScales,
+		ChannelScales: t.ChannelScales, GaussWidth: t.GaussWidth,
 	}
 	return m, m.Validate()
 }
@@ -136,6 +143,10 @@ func (m *Model) Validate() error {
 		return fmt.Errorf("model: kernel sigma %v must be positive and finite", m.Sigma)
 	case m.Variant != kernel.WKPI && m.Variant != kernel.Alt:
 		return fmt.Errorf("model: unknown kernel variant %d", m.Variant)
+	case !(m.GaussWidth >= 0) || math.IsInf(m.GaussWidth, 0):
+		return fmt.Errorf("model: Gaussian width %v must be 0 (the WKPI kernel) or positive and finite", m.GaussWidth)
+	case m.GaussWidth > 0 && m.Variant != kernel.WKPI:
+		return errors.New("model: a Gaussian of the distance needs the WKPI kernel variant")
 	}
 	if err := m.Features.Validate(); err != nil {
 		return fmt.Errorf("model: %w", err)
@@ -278,6 +289,13 @@ func (m *Model) Predict(ctx context.Context, graphs []*graph.Graph) ([]Predictio
 	k, err := m.Kernel().Cross(ctx, images, m.Support, nil)
 	if err != nil {
 		return nil, err
+	}
+	if m.GaussWidth > 0 {
+		for _, row := range k {
+			for j, v := range row {
+				row[j] = kernel.GaussianOf(v, 1, m.GaussWidth)
+			}
+		}
 	}
 	for i := range out {
 		out[i].Decision = m.SVM.Decision(k[i])

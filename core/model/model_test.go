@@ -71,6 +71,8 @@ func TestLoadRejects(t *testing.T) {
 		{name: "weight", want: "weight function", mutate: func(m *Model) { m.Weight.Sigma[0] = -1 }},
 		{name: "channels", want: "unknown sub-diagram", mutate: func(m *Model) { m.Features.Channels = []string{"dim9"} }},
 		{name: "grid", want: "grid", mutate: func(m *Model) { m.Grid.Pixel = 0 }},
+		{name: "gauss width", want: "Gaussian width -1", mutate: func(m *Model) { m.GaussWidth = -1 }},
+		{name: "gauss alt", want: "needs the WKPI kernel", mutate: func(m *Model) { m.GaussWidth, m.Variant = 1, kernel.Alt }},
 		{name: "truncated", want: "model:", raw: func(s string) string { return s[:len(s)/2] }},
 		{name: "not JSON", want: "not valid JSON", raw: func(string) string { return "{\"format\": wkpi}" }},
 		{name: "unknown field", want: "unknown field", raw: func(s string) string { return strings.Replace(s, "{", "{\"extra\":1,", 1) }},

@@ -57,6 +57,9 @@ func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, er
 	d := Defaults()
 	cfg := eval.DefaultConfig()
 	cfg.Sigma, cfg.C = or(t.Sigma, d.Sigma), or(t.C, d.C)
+	if t.FixedSVM {
+		cfg.SVM, cfg.Gauss = nil, t.Gauss
+	}
 	cfg.Learn.M, cfg.Learn.Init = or(t.M, d.M), or(t.Init, d.Init)
 	cfg.Learn.MaxIter = or(t.Iterations, d.Iterations)
 	if t.Prior != nil {
@@ -85,6 +88,8 @@ func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, er
 		return s, cfg, plan, err
 	}
 	switch {
+	case !(t.Gauss >= 0):
+		return s, cfg, plan, fmt.Errorf("the SVM's Gaussian scale must be 0 (the WKPI kernel) or positive, not %g", t.Gauss)
 	case cfg.Sigma < 0, cfg.C < 0, cfg.Learn.M < 0:
 		return s, cfg, plan, fmt.Errorf("m, sigma and C must be positive (m=%d, sigma=%g, C=%g)", cfg.Learn.M, cfg.Sigma, cfg.C)
 	case cfg.Learn.Prior < 0, cfg.Learn.Contrast < 0, s.Tau < 0, s.Rows < 0, cfg.Learn.MaxIter < 0:
@@ -241,7 +246,7 @@ func describe(m *model.Model) protocol.Response {
 	return protocol.Response{
 		Info: &protocol.Info{
 			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind), Extra: filtration.FormatList(m.Features.Extra), Mode: m.Features.Mode(), Raw: !m.Features.Normalize,
-			Init: m.Learn.Init, M: m.Weight.Len(), Sigma: m.Sigma, C: m.C,
+			Init: m.Learn.Init, M: m.Weight.Len(), Sigma: m.Sigma, C: m.C, GaussWidth: m.GaussWidth,
 			Grid: protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols},
 			Cost: m.Trace.Cost, Support: len(m.Support),
 			Converged: m.Trace.Converged, Iterations: m.Trace.Iterations, Centres: centres(m.Weight),

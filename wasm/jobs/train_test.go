@@ -76,8 +76,20 @@ func TestTrainingDefaults(t *testing.T) {
 		s.Normalize || cfg.Learn.Objective != learn.ObjectiveCKA || !cfg.Learn.Channels {
 		t.Errorf("issue 8 choices not kept: extra %+v, normalise %v, %+v", s.Extra, s.Normalize, cfg.Learn)
 	}
+	// The SVM's kernel and C: chosen in every fold unless fixed, as the
+	// CLI's -svm-choice, -C and -gauss.
+	if cfg.SVM == nil || !reflect.DeepEqual(cfg.SVM, eval.DefaultSVMGrid()) {
+		t.Errorf("the SVM's kernel and C are not chosen by default: %+v", cfg.SVM)
+	}
+	_, cfg, _, err = config(&protocol.Training{FixedSVM: true, Gauss: 1, C: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SVM != nil || cfg.Gauss != 1 || cfg.C != 3 {
+		t.Errorf("fixed SVM not kept: grid %+v, Gauss %g, C %g", cfg.SVM, cfg.Gauss, cfg.C)
+	}
 	for _, bad := range []protocol.Training{{Grid: "mine"}, {Grid: "paper", Select: "best"}, {Tau: -1}, {Prior: new(-0.5)},
-		{Extra: "curvature"}, {Objective: "margin"}} {
+		{Extra: "curvature"}, {Objective: "margin"}, {FixedSVM: true, Gauss: -1}} {
 		if _, _, _, err := config(&bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}

@@ -124,6 +124,13 @@ type Training struct {
 	// ChannelScales also learns one scale per image block by alignment
 	// (-channel-scales).
 	ChannelScales bool `json:"channelScales,omitempty"`
+	// FixedSVM keeps the SVM's kernel (Gauss) and C fixed instead of
+	// choosing them in every fold by inner CV of the unlearned kernel
+	// (eval.SVMGrid), as the CLI's -svm-choice=false. Gauss is the kernel:
+	// 0 the WKPI kernel, s > 0 the Gaussian of the WKPI distance at s
+	// times the median (eval.Config.Gauss). A Grid chooses C itself.
+	FixedSVM bool    `json:"fixedSVM,omitempty"`
+	Gauss    float64 `json:"gauss,omitempty"`
 }
 
 // Automatic says whether the training chooses between unit and
@@ -240,13 +247,16 @@ type CVPart struct {
 // at the centres of Grid's pixels (row-major, row 0 at the lowest
 // persistence); a Train response adds Arrays["before"], the initial one.
 type Info struct {
-	Dataset    string    `json:"dataset"`
-	Classes    []string  `json:"classes"`
-	Descriptor string    `json:"descriptor"`
-	Init       string    `json:"init"`
-	M          int       `json:"m"`
-	Sigma      float64   `json:"sigma"`
-	C          float64   `json:"C"`
+	Dataset    string   `json:"dataset"`
+	Classes    []string `json:"classes"`
+	Descriptor string   `json:"descriptor"`
+	Init       string   `json:"init"`
+	M          int      `json:"m"`
+	Sigma      float64  `json:"sigma"`
+	C          float64  `json:"C"`
+	// GaussWidth is the width of the SVM's Gaussian of the WKPI distance
+	// (model.Model.GaussWidth); 0 when the SVM uses the WKPI kernel.
+	GaussWidth float64   `json:"gaussWidth,omitempty"`
 	Grid       Grid      `json:"grid"`
 	Cost       []float64 `json:"cost"` // the learning's cost curve
 	Support    int       `json:"support"`
