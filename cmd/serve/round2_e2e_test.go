@@ -119,8 +119,11 @@ func checkTrainResults(t *testing.T, ctx context.Context) {
 	step(t, ctx, "Train results: settings used, majority rate, per-fold difference, verdict",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		textContains("#train-settings", "Ollivier-Ricci curvature"),
-		textContains("#train-settings", fmt.Sprintf("m = %d, σ = %g, C = %g", eval.DefaultConfig().Learn.M, eval.DefaultConfig().Sigma, eval.DefaultConfig().C)),
+		textContains("#train-settings", fmt.Sprintf("m = %d, σ = %g; the SVM's kernel (WKPI, or the Gaussian of its distance) and C chosen in every fold", eval.DefaultConfig().Learn.M, eval.DefaultConfig().Sigma)),
 		textContains("#fold-table thead", "Learned − baseline"),
+		// Every fold names the C it chose (the SVM choice is the default).
+		textContains("#fold-table thead", "Chosen"),
+		textContains("#fold-table tbody", "C "),
 		textContains("#cost-plot", "cost"),
 	)
 	// MUTAG: 125 of 188 graphs in class 1.
