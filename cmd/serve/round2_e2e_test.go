@@ -210,6 +210,11 @@ func round2(t *testing.T, ctx context.Context, url string) {
 		textContains("#train-sigma-error", "more than 0"),
 		setInput("train-m", ""),
 		textContains("#train-m-error", "Enter a number"),
+		// C is chosen in every fold by default; fixing the SVM shows its field.
+		until(`!document.querySelector("#train-C") && document.querySelector("#train-svm").value === "auto"`),
+		until(`(() => { const s = document.querySelector("#train-svm"); s.value = "wkpi";
+			return s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
+		chromedp.WaitVisible(chromedp.CSS("#train-C")),
 		setInput("train-C", "0"),
 		textContains("#train-C-error", "more than 0"),
 		setInput("train-folds", "1000"),
@@ -224,6 +229,7 @@ func round2(t *testing.T, ctx context.Context, url string) {
 			document.querySelector("#train-iterations").value === "%d" && !document.querySelector("#train-sigma") &&
 			document.querySelector("#train-extra").value === "none" && document.querySelector("#train-images").value === "unit"`, learn.DefaultOptions().MaxIter)),
 		chromedp.Click(chromedp.CSS("#train-reset")),
+		until(`document.querySelector("#train-svm").value === "auto" && !document.querySelector("#train-C")`),
 		until(fmt.Sprintf(`document.querySelector("#train-sigma").value === %q && document.querySelector("#train-m").value === "%d" &&
 			document.querySelector("#train-prior").value === %q && !document.querySelector("#train-invalid") && !document.querySelector("#train-run").disabled`,
 			strconv.FormatFloat(d.Sigma, 'g', -1, 64), d.Learn.M, strconv.FormatFloat(d.Learn.Prior, 'g', -1, 64))),
