@@ -53,7 +53,11 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 	}
 	var chosen []string
 	for _, f := range rep.Folds {
-		chosen = append(chosen, fmt.Sprintf("C=%g m=%d sigma=%g", f.Config.C, f.Config.Learn.M, f.Config.Sigma))
+		cell := fmt.Sprintf("C=%g m=%d sigma=%g", f.Config.C, f.Config.Learn.M, f.Config.Sigma)
+		if f.Config.Gauss > 0 {
+			cell += fmt.Sprintf(" gauss=%g", f.Config.Gauss)
+		}
+		chosen = append(chosen, cell)
 	}
 	if name == WKPIInit {
 		return rep.Baseline.PerFold, chosen, rep.Seconds, nil
