@@ -133,6 +133,14 @@ func TestClassifyAndModelsTabs(t *testing.T) {
 	if html := app.HTMLString(&ModelsTab{Model: &raw, Weight: []float64{1, 2}}); !strings.Contains(html, "size-aware") || strings.Contains(html, "unit norm") {
 		t.Error("a size-aware model is not shown as such in the Models tab")
 	}
+	if !strings.Contains(html, "the WKPI kernel") {
+		t.Error("a model on the WKPI kernel does not say so in the Models tab")
+	}
+	gauss := *info
+	gauss.GaussWidth = 0.25
+	if html := app.HTMLString(&ModelsTab{Model: &gauss, Weight: []float64{1, 2}}); !strings.Contains(html, "Gaussian of the WKPI distance, width 0.25") {
+		t.Error("a model on the Gaussian of the distance does not say so in the Models tab")
+	}
 }
 
 // TestCVRunFoldsAsTheyCome feeds a 3-fold run as two workers would: folds
