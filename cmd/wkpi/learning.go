@@ -69,8 +69,7 @@ func (l *learnFlags) register(fs *flag.FlagSet) {
 // flags contradict an explicit -auto. conflicts are eval's further flags
 // that fix the protocol (-grid, -select), when given.
 func (l *learnFlags) autoChoice(ff *featureFlags, conflicts ...string) (bool, error) {
-	given := map[string]bool{}
-	l.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := l.given()
 	var fixed []string
 	for name, on := range map[string]bool{"raw": ff.raw, "labels": ff.labels, "kernel": l.kind != "wkpi"} {
 		if on {
@@ -94,11 +93,17 @@ func (l *learnFlags) autoChoice(ff *featureFlags, conflicts ...string) (bool, er
 	return false, nil
 }
 
+// given are the names of the flags set on the command line.
+func (l *learnFlags) given() map[string]bool {
+	given := map[string]bool{}
+	l.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+}
+
 func (l *learnFlags) config() (eval.Config, error) {
 	cfg := eval.DefaultConfig()
 	cfg.Sigma, cfg.C, cfg.Gauss = l.sigma, l.c, l.gauss
-	given := map[string]bool{}
-	l.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := l.given()
 	switch {
 	case !(l.gauss >= 0):
 		return cfg, fmt.Errorf("-gauss %g: want 0 (the WKPI kernel) or a positive scale", l.gauss)

@@ -119,7 +119,7 @@ func (w *WKPI) group(fits []fitted, a int, train [][]int) int {
 // tests them on the fold; with an SVM grid, after choosing their form and
 // C on the baseline's training Gram matrix.
 func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
-	if err := w.chooseFor(ctx, &fold.Config, &fold.InnerAccuracy, ks, fold.Config.Learn.Seed+int64(fold.Index)+1); err != nil {
+	if _, err := w.chooseFor(ctx, &fold.Config, &fold.InnerAccuracy, ks, fold.Config.Learn.Seed+int64(fold.Index)+1); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
 	truth := w.truth(fold.Test)
@@ -140,20 +140,25 @@ func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
 // chooseFor chooses cfg's SVM form and C (when cfg has an SVM grid) on
 // the training Gram matrix of ks's last weight function, the unlearned
 // one, recording the choice's inner accuracy in inner, and turns every
-// weight function's matrices into the chosen form.
-func (w *WKPI) chooseFor(ctx context.Context, cfg *Config, inner *float64, ks *kernelSet, seed int64) error {
+// weight function's matrices into the chosen form. It returns the first
+// (learned) weight function's Gaussian width, 0 for the WKPI kernel.
+func (w *WKPI) chooseFor(ctx context.Context, cfg *Config, inner *float64, ks *kernelSet, seed int64) (float64, error) {
 	weights := len(ks.packed) + len(ks.gram)
 	if cfg.SVM != nil {
 		var err error
 		if *cfg, *inner, err = chooseSVM(ctx, ks.gramOf(weights-1), w.truth(ks.train), *cfg, seed); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	if cfg.Gauss > 0 {
-		ks.widths = make([]float64, weights)
-		for i := range weights {
-			ks.widths[i] = ks.toGaussian(i, cfg.Gauss)
+	if cfg.Gauss == 0 {
+		return 0, nil
+	}
+	var first float64
+	for i := range weights {
+		width := ks.toGaussian(i, cfg.Gauss)
+		if i == 0 {
+			first = width
 		}
 	}
-	return nil
+	return first, nil
 }

@@ -52,7 +52,7 @@ func (g *SVMGrid) validate() error {
 }
 
 // forms are the grid's kernel forms that cfg can use: the Gaussian of
-// the distance needs the WKPI kernel, whose k(A, A) is the weights' sum,
+// the distance needs the WKPI kernel, whose k(A, A) = 1 gives D^2 = 2 - 2k,
 // and exact Gram matrices (a Nyström approximation's distances are not).
 func (g *SVMGrid) forms(cfg Config) []float64 {
 	if cfg.Variant == kernel.WKPI && cfg.Nystrom == 0 {
@@ -90,7 +90,7 @@ func chooseSVM(ctx context.Context, gram [][]float64, y []int, cfg Config, seed 
 		form := func(v float64) float64 { return v }
 		if s > 0 {
 			width := gaussWidth(gram, s)
-			form = func(v float64) float64 { return kernel.GaussianOf(v, 1, width) }
+			form = func(v float64) float64 { return kernel.GaussianOf(v, width) }
 		}
 		accs, err := innerScores(ctx, gram, form, y, all, folds, g.Folds, g.Cs)
 		if err != nil {
@@ -159,7 +159,7 @@ func innerScores(ctx context.Context, gram [][]float64, form func(float64) float
 // matrix) and returns the width; each weight function's once.
 func (ks *kernelSet) toGaussian(i int, s float64) float64 {
 	width := gaussWidth(ks.gramOf(i), s)
-	gauss := func(v float64) float64 { return kernel.GaussianOf(v, 1, width) }
+	gauss := func(v float64) float64 { return kernel.GaussianOf(v, width) }
 	switch {
 	case ks.gram != nil:
 		for _, row := range ks.gram[i] {

@@ -145,9 +145,6 @@ type kernelSet struct {
 	// kernel.Splits); gramOf unpacks one at a time into full.
 	packed []blas32.SymmetricPacked
 	full   *[][]float64
-	// widths are the Gaussian widths of each weight function's matrices,
-	// once turned into the Gaussian of the distance (toGaussian).
-	widths []float64
 }
 
 // gramOf is weight function i's Gram matrix.
@@ -643,16 +640,13 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 		return nil, err
 	}
 	var inner float64
-	if err := w.chooseFor(ctx, &cfg, &inner, ks, cfg.Learn.Seed+1); err != nil {
+	width, err := w.chooseFor(ctx, &cfg, &inner, ks, cfg.Learn.Seed+1)
+	if err != nil {
 		return nil, err
 	}
 	m, err := w.svm(ctx, ks, 0, cfg.C)
 	if err != nil {
 		return nil, err
-	}
-	var width float64
-	if ks.widths != nil {
-		width = ks.widths[0]
 	}
 	return model.New(model.Trained{
 		Dataset: dataset, Classes: classes, Set: w.Set, Train: all,

@@ -568,12 +568,13 @@ func BalancedSplit(n, parts int) []int {
 }
 
 // GaussianOf is the Gaussian of the WKPI distance, exp(-D^2(A, B) / width),
-// from the WKPI kernel's value k = k(A, B) with pixel weights summing to
-// total: k(A, A) = total for every image, so D^2 = 2 total - 2k. It is
+// from the WKPI kernel's value k = k(A, B) with pixel weights summing to 1
+// (as the SVM's kernel has them, model.KernelFor): k(A, A) = 1 for every
+// image, so D^2 = 2 - 2k. It is
 // positive definite for any width > 0 (D^2 is a squared Hilbert distance,
 // so exp(-D^2/width) is by Schoenberg's theorem), and it is the SVM kernel
 // that uses the learned metric as a metric, as RBF kernels on persistence
 // images (PI-CONST) or on a PWGK distance do.
-func GaussianOf(k, total, width float64) float64 {
-	return math.Exp(-(2*total - 2*k) / width)
+func GaussianOf(k, width float64) float64 {
+	return math.Exp(-(2 - 2*k) / width)
 }

@@ -293,7 +293,7 @@ func (m *Model) Predict(ctx context.Context, graphs []*graph.Graph) ([]Predictio
 	if m.GaussWidth > 0 {
 		for _, row := range k {
 			for j, v := range row {
-				row[j] = kernel.GaussianOf(v, 1, m.GaussWidth)
+				row[j] = kernel.GaussianOf(v, m.GaussWidth)
 			}
 		}
 	}
