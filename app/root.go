@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -47,8 +48,6 @@ type Root struct {
 
 	form         *protocol.Training // the Train tab's choices
 	formText     map[string]string  // invalid text typed in its number fields, by id
-	defaults     *protocol.Training // eval's defaults, from a worker
-	paper        *protocol.Training // the paper's settings, from a worker
 	cv           *cvRun
 	lastRun      *savedRun  // the last finished run, shown again with its dataset
 	asking       string     // a model of this name exists: replace it or keep both?
@@ -78,7 +77,9 @@ func (r *Root) OnMount(ctx app.Context) {
 	if r.Backend == nil {
 		return
 	}
-	r.loadDefaults(ctx)
+	if r.form == nil {
+		r.form = &protocol.Training{Spec: spec.Defaults()}
+	}
 	r.restoreModels(ctx)
 	r.restoreRun()
 	r.loading = "saved dataset"

@@ -12,6 +12,7 @@ import (
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -53,44 +54,6 @@ func TestPairedTest(t *testing.T) {
 	}
 }
 
-func TestFieldCheck(t *testing.T) {
-	for _, tc := range []struct {
-		id, text, msg string
-		v             float64
-	}{
-		{"train-sigma", "0", "Must be more than 0.", 0},
-		{"train-sigma", "-1", "Must be more than 0.", 0},
-		{"train-sigma", "", "Enter a number.", 0},
-		{"train-sigma", " 0.5 ", "", 0.5},
-		{"train-sigma", "abc", `"abc" is not a number.`, 0},
-		{"train-C", "1e-3", "", 0.001},
-		{"train-m", "2.5", "Enter a whole number.", 0},
-		{"train-m", "0", "Must be at least 1.", 0},
-		{"train-folds", "1", "Must be at least 2.", 0},
-		{"train-folds", "189", "At most 188 (the number of graphs).", 0},
-		{"train-folds", "188", "", 188},
-		{"train-prior", "0", "", 0}, // the paper's objective
-		{"train-tau", "-0.1", "Must be at least 0.", 0},
-		{"train-seed", "-7", "", -7},
-	} {
-		f, ok := fieldByID(tc.id)
-		if !ok {
-			t.Fatalf("no field %s", tc.id)
-		}
-		v, msg := f.check(tc.text, 188)
-		if msg != tc.msg || (msg == "" && v != tc.v) {
-			t.Errorf("%s %q: %v %q, want %v %q", tc.id, tc.text, v, msg, tc.v, tc.msg)
-		}
-	}
-	// Every field reads back what it stores.
-	var tr protocol.Training
-	for i, f := range numFields {
-		f.set(&tr, float64(i+2))
-		if got := f.get(&tr); got != float64(i+2) {
-			t.Errorf("%s stores %d, reads %v", f.id, i+2, got)
-		}
-	}
-}
 
 // TestStackedPoints: MUTAG graph 0's Rel1 has five points on three spots;
 // each spot is drawn once and says how many points it holds.
@@ -159,8 +122,8 @@ func TestPredictionsCSVAndScore(t *testing.T) {
 }
 
 func TestStatusWords(t *testing.T) {
-	r := &Root{jobs: 3, kinds: map[protocol.Kind]int{protocol.CrossValidate: 2, protocol.Defaults: 1}}
-	if got := r.busy(); got != "Working in the background: cross-validating (2 parts), starting the computing workers." {
+	r := &Root{jobs: 3, kinds: map[protocol.Kind]int{protocol.CrossValidate: 2, protocol.Load: 1}}
+	if got := r.busy(); got != "Working in the background: cross-validating (2 parts), reading the dataset." {
 		t.Errorf("busy: %q", got)
 	}
 	html := staticTabs("train")
@@ -208,7 +171,7 @@ func TestModelsListAndReplacePrompt(t *testing.T) {
 		t.Errorf("%d kept models listed, want 2", rows)
 	}
 	s := &protocol.Summary{Name: "MUTAG", Graphs: 188}
-	d := protocol.Training{Descriptor: "ricci", Init: "kcenter", M: 5, Sigma: 0.01, C: 100, Folds: 10, Seed: 1, Channels: "ord0+ext0,rel1+ext1", Rows: 40, Iterations: 2000, Prior: ptr(0.3), Contrast: ptr(0.03)}
+	d := protocol.Training{Spec: spec.Defaults()}
 	html = app.HTMLString(&TrainTab{Summary: s, Form: &d, Replace: "MUTAG"})
 	for _, id := range []string{"train-ask", "train-replace", "train-both", "train-ask-cancel"} {
 		if !strings.Contains(html, `id="`+id+`"`) {
@@ -218,7 +181,7 @@ func TestModelsListAndReplacePrompt(t *testing.T) {
 	// Typed text that does not parse stays in the field with its reason,
 	// and the run waits.
 	html = app.HTMLString(&TrainTab{Summary: s, Form: &d, Text: map[string]string{"train-sigma": "-1"}})
-	if !strings.Contains(html, `id="train-sigma-error"`) || !strings.Contains(html, "Must be more than 0.") || !strings.Contains(html, `value="-1"`) ||
+	if !strings.Contains(html, `id="train-sigma-error"`) || !strings.Contains(html, "Enter a number &gt; 0.") || !strings.Contains(html, `value="-1"`) ||
 		!strings.Contains(html, `id="train-invalid"`) {
 		t.Error("an invalid sigma is not shown with its reason")
 	}
@@ -276,7 +239,7 @@ func TestKeptModels(t *testing.T) {
 	}
 	// A saved run comes back as a finished run with the same results.
 	rep := eval.Report{Folds: folds([]float64{1}, 0.5)}
-	s := savedRun{Key: "demo:MUTAG", Used: protocol.Training{Folds: 1}, Folds: rep.Folds, Report: &rep, Info: info, Before: []float64{1}, After: []float64{2}}
+	s := savedRun{Key: "demo:MUTAG", Used: protocol.Training{Spec: spec.Defaults()}, Folds: rep.Folds, Report: &rep, Info: info, Before: []float64{1}, After: []float64{2}}
 	data, _ := json.Marshal(s)
 	var back savedRun
 	if err := json.Unmarshal(data, &back); err != nil {

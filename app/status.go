@@ -13,7 +13,6 @@ import (
 
 // kindWords says in a user's words what a job of each kind does.
 var kindWords = map[protocol.Kind]string{
-	protocol.Defaults:      "starting the computing workers",
 	protocol.Load:          "reading the dataset",
 	protocol.Draw:          "drawing a graph",
 	protocol.Explore:       "computing persistence diagrams",

@@ -117,7 +117,7 @@ func (t *TrainTab) results() app.UI {
 				return app.P().ID("train-tally").Class("muted").DataSet("done", s.Done).Text(
 					fmt.Sprintf("%d of %d folds: learned %.1f %%, baseline %.1f %% so far…", s.Done, s.Total, 100*s.Learned, 100*s.Baseline))
 			}),
-			scroller("Fold table").Body(foldTable(t.Folds, t.Used != nil && (t.Used.Grid != "" || !t.Used.FixedSVM))),
+			scroller("Fold table").Body(foldTable(t.Folds, t.Used != nil && (t.Used.Searches() || t.Used.ChoosesSVM()))),
 			app.If(t.Report != nil, func() app.UI {
 				return scroller("Confusion matrices").Class("columns").Body(
 					confusion("confusion-learned", "Learned", t.Report.Learned.Confusion, t.Summary.Classes),

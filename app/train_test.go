@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -78,7 +78,7 @@ func TestTrainTabResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Descriptor: "ricci", Init: "kcenter", M: 5, Sigma: 0.1, C: 10, Folds: 2},
+	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Spec: spec.Defaults()},
 		Folds: rep.Folds, Report: &rep})
 	// Learned: folds 1 and 0.5, mean 0.75, population std 0.25.
 	for _, want := range []string{"75.0 ± 25.0 %", "50.0 ± 0.0 %", `data-value="0.75"`, `id="confusion-learned"`, "fold 2"} {
@@ -208,7 +208,7 @@ func TestTrainTabWhileRunning(t *testing.T) {
 		{Index: 0, Accuracy: 1, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1}, Iterations: 1}},
 		{Index: 3, Accuracy: 0.5, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1.5, 1}, Iterations: 2}},
 	}
-	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Folds: 10}, Running: true,
+	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Spec: spec.Defaults()}, Running: true,
 		Folds: folds, Tally: Tally{Done: 2, Total: 10, Learned: 0.75, Baseline: 0.5}})
 	if !strings.Contains(html, "2 of 10 folds: learned 75.0 %, baseline 50.0 % so far") {
 		t.Error("no running tally in the Train tab")
@@ -221,108 +221,6 @@ func TestTrainTabWhileRunning(t *testing.T) {
 	}
 	if strings.Contains(html, "confusion-learned") {
 		t.Error("a confusion matrix before the merge")
-	}
-}
-
-// TestTrainFormIssue8Choices: the descriptor set, image normalisation,
-// objective and block scales are offered, show the form's values, and
-// the settings line of a run names them.
-func TestTrainFormIssue8Choices(t *testing.T) {
-	s := &protocol.Summary{Name: "MUTAG", Graphs: 188}
-	f := protocol.Training{Descriptor: "ricci", Folds: 10, Extra: "ricci,jaccard,hks,degree", Raw: true, Objective: "cka", ChannelScales: true}
-	html := app.HTMLString(&TrainTab{Summary: s, Form: &f})
-	for id, want := range map[string]string{"train-extra": "ricci,jaccard,hks,degree", "train-images": "raw", "train-objective": "cka", "train-scales": "on"} {
-		i := strings.Index(html, `id="`+id+`"`)
-		if i < 0 {
-			t.Errorf("no #%s in the form", id)
-			continue
-		}
-		sel := html[i : i+strings.Index(html[i:], "</select>")]
-		var chosen []string
-		// go-app writes attributes in map order, and selected bare.
-		for _, tag := range regexp.MustCompile(`<option[^>]*>`).FindAllString(sel, -1) {
-			if regexp.MustCompile(`\sselected[\s>]`).MatchString(tag) {
-				chosen = append(chosen, regexp.MustCompile(`value="([^"]*)"`).FindStringSubmatch(tag)[1])
-			}
-		}
-		if n := strings.Count(sel, "<option>"); n > 0 {
-			t.Errorf("#%s: %d options without a value (the browser would send their text)", id, n)
-		}
-		if len(chosen) != 1 || chosen[0] != want {
-			t.Errorf("#%s selects %v, want %q", id, chosen, want)
-		}
-	}
-	got := describeSettings(f)
-	for _, want := range []string{"Extra descriptors: ricci, jaccard, hks, degree.", "Unnormalised images: graph size counts.", "Objective: kernel-target alignment.", "Block scales learned by alignment."} {
-		if !strings.Contains(got, want) {
-			t.Errorf("settings %q: no %q", got, want)
-		}
-	}
-	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); strings.Contains(got, "Extra") || strings.Contains(got, "Unnormalised") || strings.Contains(got, "Objective") || !strings.Contains(got, "Heat kernel signature and degree added (the default descriptor set).") {
-		t.Errorf("default settings: %q", got)
-	}
-	for extra, want := range map[string]string{"": "default", "none": "none"} {
-		html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Descriptor: "ricci", Folds: 10, Extra: extra}})
-		i := strings.Index(html, `id="train-extra"`)
-		sel := html[i : i+strings.Index(html[i:], "</select>")]
-		if !regexp.MustCompile(`<option[^>]*value="` + want + `"[^>]*\sselected[\s>]|<option[^>]*\sselected[^>]*value="` + want + `"`).MatchString(sel) {
-			t.Errorf("Extra %q: #train-extra does not select %q: %s", extra, want, sel)
-		}
-	}
-	for _, tc := range []struct {
-		t    protocol.Training
-		want string
-	}{{protocol.Training{}, "auto"}, {protocol.Training{Fixed: true}, "unit"}, {protocol.Training{Raw: true}, "raw"}} {
-		if got := imagesOf(tc.t); got != tc.want {
-			t.Errorf("images of %+v: %q, want %q", tc.t, got, tc.want)
-		}
-		var back protocol.Training
-		setImages(&back, tc.want)
-		if back.Raw != tc.t.Raw || back.Fixed != tc.t.Fixed {
-			t.Errorf("choice %q stores Raw %v Fixed %v", tc.want, back.Raw, back.Fixed)
-		}
-	}
-	for _, tc := range []struct {
-		t        protocol.Training
-		want     string
-		describe string
-	}{
-		{protocol.Training{}, "auto", "C chosen in every fold"},
-		{protocol.Training{FixedSVM: true, C: 10}, "wkpi", "C = 10."},
-		{protocol.Training{FixedSVM: true, Gauss: 1, C: 10}, "gauss", "C = 10; SVM on the Gaussian of the WKPI distance"},
-	} {
-		if got := svmOf(tc.t); got != tc.want {
-			t.Errorf("SVM choice of %+v: %q, want %q", tc.t, got, tc.want)
-		}
-		back := protocol.Training{C: tc.t.C}
-		setSVM(&back, tc.want)
-		if back.FixedSVM != tc.t.FixedSVM || back.Gauss != tc.t.Gauss {
-			t.Errorf("SVM choice %q stores FixedSVM %v Gauss %g", tc.want, back.FixedSVM, back.Gauss)
-		}
-		u := tc.t
-		u.Descriptor, u.Folds, u.M, u.Sigma = "ricci", 10, 5, 0.01
-		if got := describeSettings(u); !strings.Contains(got, tc.describe) {
-			t.Errorf("settings of SVM choice %q: %q, want %q", tc.want, got, tc.describe)
-		}
-		html := app.HTMLString(&TrainTab{Summary: s, Form: &u})
-		if strings.Contains(html, `id="train-C"`) != tc.t.FixedSVM {
-			t.Errorf("SVM choice %q: the C field shown is %v, want %v", tc.want, strings.Contains(html, `id="train-C"`), tc.t.FixedSVM)
-		}
-	}
-	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10}); !strings.Contains(got, "Images chosen per fold by inner CV") {
-		t.Errorf("default settings do not say the images are chosen: %q", got)
-	}
-	if got := describeSettings(protocol.Training{Descriptor: "ricci", Folds: 10, Fixed: true}); strings.Contains(got, "chosen per fold") {
-		t.Errorf("fixed unit images described as chosen: %q", got)
-	}
-	var f2 protocol.Training
-	setExtra(&f2, "default")
-	if f2.Extra != "" {
-		t.Errorf(`choice "default" stores Extra %q, want ""`, f2.Extra)
-	}
-	setExtra(&f2, "none")
-	if f2.Extra != "none" {
-		t.Errorf(`choice "none" stores Extra %q`, f2.Extra)
 	}
 }
 

@@ -2,21 +2,17 @@ package app
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
-
-// Channel choices offered, as Training.Channels and a label.
-var ChannelChoices = [][2]string{
-	{"ord0+ext0,rel1+ext1", "Two: 0- and 1-dimensional points"},
-	{"ord0+ext0+rel1+ext1", "One: all points together"},
-}
 
 // LabelModes are the Node labels choices: id and label.
 var LabelModes = [][2]string{
@@ -35,7 +31,7 @@ func labelMode(t protocol.Training) string {
 }
 
 // ExtraChoices are the descriptor sets offered beside the main
-// descriptor, as Training.Extra and a label (docs/accuracy.md, issue 8).
+// descriptor, as Training.Extra and a label.
 var ExtraChoices = [][2]string{
 	{"default", "Add HKS and degree (default)"},
 	{"none", "None: the descriptor alone (the paper)"},
@@ -51,183 +47,37 @@ func setExtra(f *protocol.Training, v string) {
 	f.Extra = v
 }
 
-// ImageChoices say whether images are normalised (Training.Raw) or
-// chosen automatically (neither Raw nor Fixed).
-var ImageChoices = [][2]string{
-	{"auto", "Automatic: unit or size-aware"},
-	{"unit", "Unit norm (the authors' code)"},
-	{"raw", "Unnormalised: graph size counts"},
-}
+// fieldID is the Train form's element id of a setting.
+func fieldID(name string) string { return "train-" + name }
 
-// imagesOf is a Training's ImageChoices id.
-func imagesOf(t protocol.Training) string {
-	switch {
-	case t.Raw:
-		return "raw"
-	case t.Fixed:
-		return "unit"
+// checkField parses text as the value of setting name, as the command
+// line's flag would, and checks it with spec.Validate's rule; the message
+// says what is wrong ("" when the value is fine). graphs bounds the folds.
+func checkField(t protocol.Training, name, text string, graphs int) (protocol.Training, string) {
+	f, ok := spec.Lookup(name)
+	if !ok {
+		return t, "Unknown setting."
 	}
-	return "auto"
-}
-
-// setImages stores an ImageChoices id.
-func setImages(f *protocol.Training, v string) {
-	f.Raw, f.Fixed = v == "raw", v == "unit"
-}
-
-// SVMChoices say how the SVM's kernel and C are set (Training.FixedSVM,
-// Training.Gauss): chosen in every fold, or fixed.
-var SVMChoices = [][2]string{
-	{"auto", "Chosen per fold: kernel and C"},
-	{"wkpi", "Fixed: WKPI kernel, C below"},
-	{"gauss", "Fixed: Gaussian of the distance"},
-}
-
-// svmOf is a Training's SVMChoices id.
-func svmOf(t protocol.Training) string {
-	switch {
-	case !t.FixedSVM:
-		return "auto"
-	case t.Gauss > 0:
-		return "gauss"
+	next := t
+	if err := f.Set(&next.Spec, text); err != nil {
+		return t, "Enter " + f.Allowed() + "."
 	}
-	return "wkpi"
-}
-
-// setSVM stores an SVMChoices id; the fixed Gaussian is at the median
-// heuristic (scale 1).
-func setSVM(f *protocol.Training, v string) {
-	f.FixedSVM, f.Gauss = v != "auto", 0
-	if v == "gauss" {
-		f.Gauss = 1
-	}
-}
-
-// Objectives are the learning's objectives: Training.Objective and label.
-var Objectives = [][2]string{
-	{"tc", "Total cost TC (the paper)"},
-	{"cka", "Kernel-target alignment (CKA)"},
-}
-
-// ScaleChoices say whether per-block scales are learned (Training.ChannelScales).
-var ScaleChoices = [][2]string{
-	{"off", "Equal"},
-	{"on", "Learned by alignment"},
-}
-
-func onOff(b bool, on, off string) string {
-	if b {
-		return on
-	}
-	return off
-}
-
-// Protocols are the ways a CV chooses its settings: id and label.
-var Protocols = [][2]string{
-	{"fixed", "Fixed: the settings above"},
-	{"nested", "Paper grid, nested CV (slow)"},
-	{"cost", "Paper grid, smallest training cost"},
-}
-
-// numField is one number of the Train form: how to show, check and store it.
-type numField struct {
-	id, label, help string
-	integer         bool
-	min             float64 // smallest allowed value
-	strict          bool    // min itself is not allowed
-	get             func(*protocol.Training) float64
-	set             func(*protocol.Training, float64)
-}
-
-func ptr(v float64) *float64 { return &v }
-
-// deref is *p, or 0 when p is nil.
-func deref(p *float64) float64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-// numFields are the Train form's numbers, in display order.
-var numFields = []numField{
-	{id: "train-m", label: "Components m", help: "Gaussians in the weight function", integer: true, min: 1,
-		get: func(t *protocol.Training) float64 { return float64(t.M) }, set: func(t *protocol.Training, v float64) { t.M = int(v) }},
-	{id: "train-sigma", label: "Kernel width σ", help: "width of the WKPI kernel", min: 0, strict: true,
-		get: func(t *protocol.Training) float64 { return t.Sigma }, set: func(t *protocol.Training, v float64) { t.Sigma = v }},
-	{id: "train-C", label: "SVM C", help: "soft-margin penalty of the SVM", min: 0, strict: true,
-		get: func(t *protocol.Training) float64 { return t.C }, set: func(t *protocol.Training, v float64) { t.C = v }},
-	{id: "train-folds", label: "Folds", help: "stratified cross-validation folds", integer: true, min: 2,
-		get: func(t *protocol.Training) float64 { return float64(t.Folds) }, set: func(t *protocol.Training, v float64) { t.Folds = int(v) }},
-	{id: "train-rows", label: "Image rows", help: "rows of the persistence images", integer: true, min: 2,
-		get: func(t *protocol.Training) float64 { return float64(t.Rows) }, set: func(t *protocol.Training, v float64) { t.Rows = int(v) }},
-	{id: "train-tau", label: "Image width τ (0: fitted)", help: "width of the images' Gaussians; 0 fits one to the grid", min: 0,
-		get: func(t *protocol.Training) float64 { return t.Tau }, set: func(t *protocol.Training, v float64) { t.Tau = v }},
-	{id: "train-iterations", label: "Iterations (at most)", help: "cap on the learning's iterations", integer: true, min: 1,
-		get: func(t *protocol.Training) float64 { return float64(t.Iterations) }, set: func(t *protocol.Training, v float64) { t.Iterations = int(v) }},
-	{id: "train-prior", label: "Prior weight λ", help: "anchors the mixture at its start; 0 is the paper's objective", min: 0,
-		get: func(t *protocol.Training) float64 { return deref(t.Prior) }, set: func(t *protocol.Training, v float64) { t.Prior = ptr(v) }},
-	{id: "train-contrast", label: "Contrast weight μ", help: "keeps the kernel's pairwise distances apart; 0 is the paper's objective", min: 0,
-		get: func(t *protocol.Training) float64 { return deref(t.Contrast) }, set: func(t *protocol.Training, v float64) { t.Contrast = ptr(v) }},
-	{id: "train-seed", label: "Seed", help: "splits the folds and starts the learning", integer: true, min: math.Inf(-1),
-		get: func(t *protocol.Training) float64 { return float64(t.Seed) }, set: func(t *protocol.Training, v float64) { t.Seed = int64(v) }},
-	{id: "train-inner", label: "Inner folds", help: "folds of the nested CV that picks the grid cell", integer: true, min: 2,
-		get: func(t *protocol.Training) float64 { return float64(t.Inner) }, set: func(t *protocol.Training, v float64) { t.Inner = int(v) }},
-}
-
-func fieldByID(id string) (numField, bool) {
-	for _, f := range numFields {
-		if f.id == id {
-			return f, true
+	var fe spec.Errors
+	if errors.As(next.Validate(), &fe) {
+		for _, e := range fe {
+			if e.Field == name {
+				return t, "Enter " + e.Want + "."
+			}
 		}
 	}
-	return numField{}, false
+	if (name == "folds" || name == "inner") && graphs > 0 && next.Folds > graphs {
+		return t, fmt.Sprintf("At most %d (the number of graphs).", graphs)
+	}
+	return next, ""
 }
 
-// check parses text as field f's value; the message says what is wrong
-// ("" when the value is fine). graphs bounds the folds.
-func (f numField) check(text string, graphs int) (float64, string) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return 0, "Enter a number."
-	}
-	v, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Sprintf("%q is not a number.", text)
-	}
-	switch {
-	case f.integer && v != math.Trunc(v):
-		return 0, "Enter a whole number."
-	case f.strict && v <= f.min:
-		return 0, fmt.Sprintf("Must be more than %g.", f.min)
-	case v < f.min:
-		return 0, fmt.Sprintf("Must be at least %g.", f.min)
-	case (f.id == "train-folds" || f.id == "train-inner") && graphs > 0 && v > float64(graphs):
-		return 0, fmt.Sprintf("At most %d (the number of graphs).", graphs)
-	}
-	return v, ""
-}
-
-// protocolOf names t's protocol as in Protocols.
-func protocolOf(t protocol.Training) string {
-	switch {
-	case t.Grid == "paper" && t.Select == "cost":
-		return "cost"
-	case t.Grid == "paper":
-		return "nested"
-	}
-	return "fixed"
-}
-
-func setProtocol(t *protocol.Training, p string) {
-	t.Grid, t.Select = "", ""
-	switch p {
-	case "nested":
-		t.Grid = "paper"
-	case "cost":
-		t.Grid, t.Select = "paper", "cost"
-	}
-}
+// shownAbove are the settings the form shows outside "Advanced".
+var shownAbove = map[string]bool{"filtration": true, "extra": true, "labels": true, "folds": true, "seed": true}
 
 func label(choices [][2]string, id string) string {
 	for _, c := range choices {
@@ -246,14 +96,14 @@ func describeSettings(t protocol.Training) string {
 	}
 	s := fmt.Sprintf("%s; channels %s; %d-row images, τ %s; %s start; prior λ %g, contrast μ %g; at most %d iterations; %d folds, seed %d; ",
 		label(Descriptors, t.Descriptor), strings.ReplaceAll(t.Channels, ",", " and "), t.Rows, tau,
-		label(Inits, t.Init), deref(t.Prior), deref(t.Contrast), t.Iterations, t.Folds, t.Seed)
-	switch protocolOf(t) {
+		label(Inits, t.Init), t.Prior, t.Contrast, t.Iterations, t.Folds, t.Seed)
+	switch t.Protocol() {
 	case "nested":
-		s += fmt.Sprintf("m, σ and C chosen in every fold by a nested %d-fold CV over the paper's grid (the final model: m = %d, σ = %g, C = %g)", t.Inner, t.M, t.Sigma, t.C)
+		s += fmt.Sprintf("m, σ and C chosen in every fold by a nested %d-fold CV over %s (the final model: m = %d, σ = %g, C = %g)", t.Inner, gridName(t.Grid), t.M, t.Sigma, t.C)
 	case "cost":
-		s += fmt.Sprintf("m and σ chosen in every fold by the smallest training cost over the paper's grid, C = %g (the final model: m = %d, σ = %g)", t.C, t.M, t.Sigma)
-	case "fixed":
-		if !t.FixedSVM {
+		s += fmt.Sprintf("m and σ chosen in every fold by the smallest training cost over %s, C = %g (the final model: m = %d, σ = %g)", gridName(t.Grid), t.C, t.M, t.Sigma)
+	default:
+		if t.ChoosesSVM() {
 			s += fmt.Sprintf("m = %d, σ = %g; the SVM's kernel (WKPI, or the Gaussian of its distance) and C chosen in every fold by inner CV of the unlearned kernel", t.M, t.Sigma)
 			break
 		}
@@ -268,7 +118,7 @@ func describeSettings(t protocol.Training) string {
 		if !t.Labels && t.Descriptor != "given" {
 			s += " Heat kernel signature and degree added (the default descriptor set)."
 		}
-	case "none":
+	case spec.NoExtra:
 		s += " The descriptor alone."
 	default:
 		s += " Extra descriptors: " + strings.ReplaceAll(t.Extra, ",", ", ") + "."
@@ -291,6 +141,13 @@ func describeSettings(t protocol.Training) string {
 	return s
 }
 
+func gridName(g string) string {
+	if g == "" || g == spec.GridPaper {
+		return "the paper's grid"
+	}
+	return "the grid " + g
+}
+
 // flag is an attribute value that go-app writes as a bare attribute when
 // true and leaves out when false (a bool false would be written "false",
 // which HTML reads as present).
@@ -299,6 +156,32 @@ func flag(b bool) string {
 		return "true"
 	}
 	return ""
+}
+
+// menuValue is a setting's value as a menu option's value: go-app
+// leaves an empty value attribute out and writes "true" bare (the browser
+// would then send the label), so those two travel as words.
+func menuValue(v string) string {
+	switch v {
+	case "":
+		return "none"
+	case "true":
+		return "on"
+	case "false":
+		return "off"
+	}
+	return v
+}
+
+// settingValue is the inverse of menuValue for a field with choices.
+func settingValue(sf spec.Field, v string) string {
+	switch {
+	case sf.IsBool():
+		return strconv.FormatBool(v == "on")
+	case v == "none" && !slices.Contains(sf.Choices, "none"):
+		return ""
+	}
+	return v
 }
 
 func (t *TrainTab) form() app.UI {
@@ -315,97 +198,95 @@ func (t *TrainTab) form() app.UI {
 			}
 		}
 	}
-	choice := func(id, name string, choices [][2]string, current string, change func(*protocol.Training, string)) app.UI {
+	choice := func(id, name, help string, choices [][2]string, current string, change func(*protocol.Training, string)) app.UI {
 		return app.Div().Class("field wide").Body(
 			app.Label().For(id).Text(name),
-			app.Select().ID(id).Attr("disabled", flag(t.Running)).OnChange(set(change)).Body(
+			app.Select().ID(id).Attr("disabled", flag(t.Running)).Aria("describedby", id+"-help").OnChange(set(change)).Body(
 				app.Range(choices).Slice(func(i int) app.UI {
 					return app.Option().Value(choices[i][0]).Attr("selected", flag(choices[i][0] == current)).Text(choices[i][1])
 				}),
 			),
+			app.Span().ID(id+"-help").Class("field-help").Text(help),
 		)
 	}
-	proto := protocolOf(f)
-	number := func(n numField) app.UI {
-		text, bad := t.Text[n.id]
+	// setting is the control of one spec field: a menu for a switch or a
+	// fixed set of values, a text box otherwise (numbers checked as typed).
+	setting := func(sf spec.Field) app.UI {
+		id := fieldID(sf.Name)
+		current := sf.Get(&f.Spec)
+		values := sf.Choices
+		if sf.IsBool() {
+			values = []string{"true", "false"}
+		}
+		if len(values) > 0 {
+			choices := make([][2]string, len(values))
+			for i, v := range values {
+				choices[i] = [2]string{menuValue(v), menuValue(v)}
+			}
+			return choice(id, sf.Label, sf.Help, choices, menuValue(current), func(next *protocol.Training, v string) {
+				sf.Set(&next.Spec, settingValue(sf, v))
+			})
+		}
+		text, bad := t.Text[id]
 		msg := ""
 		if bad {
-			_, msg = n.check(text, t.Summary.Graphs)
+			_, msg = checkField(f, sf.Name, text, t.Summary.Graphs)
 		} else {
-			text = strconv.FormatFloat(n.get(&f), 'g', -1, 64)
+			text = current
 		}
-		step := "any"
-		if n.integer {
-			step = "1"
-		}
-		input := app.Input().ID(n.id).Type("number").Attr("step", step).Value(text).Title(n.help).
-			Attr("disabled", flag(t.Running)).Aria("describedby", n.id+"-help").
+		input := app.Input().ID(id).Type("text").Attr("inputmode", inputMode(sf)).Value(text).
+			Attr("disabled", flag(t.Running)).Aria("describedby", id+"-help").
 			OnInput(func(ctx app.Context, e app.Event) {
 				if t.OnField != nil {
-					t.OnField(n.id, ctx.JSSrc().Get("value").String())
+					t.OnField(sf.Name, ctx.JSSrc().Get("value").String())
 				}
 			})
 		if msg != "" {
-			input = input.Aria("invalid", "true").Aria("describedby", n.id+"-error")
+			input = input.Aria("invalid", "true").Aria("describedby", id+"-error")
 		}
 		return app.Div().Class("field").Body(
-			app.Label().For(n.id).Text(n.label),
+			app.Label().For(id).Text(sf.Label),
 			input,
 			app.If(msg != "", func() app.UI {
-				return app.Span().ID(n.id + "-error").Class("field-error").Text(msg)
+				return app.Span().ID(id + "-error").Class("field-error").Text(msg)
 			}).Else(func() app.UI {
-				return app.Span().ID(n.id + "-help").Class("field-help").Text(n.help)
+				return app.Span().ID(id + "-help").Class("field-help").Text(sf.Help)
 			}),
 		)
 	}
-	var fixed, shared []app.UI
-	for _, n := range numFields {
-		switch {
-		case n.id == "train-C":
-			// A fixed SVM's C, or the cost protocol's; otherwise chosen.
-			if (proto == "fixed" && f.FixedSVM) || proto == "cost" {
-				fixed = append(fixed, number(n))
+	var groups []app.UI
+	for _, g := range spec.Groups() {
+		var controls []app.UI
+		for _, sf := range spec.Fields() {
+			if sf.Group == g && !shownAbove[sf.Name] {
+				controls = append(controls, setting(sf))
 			}
-		case n.id == "train-m" || n.id == "train-sigma":
-			if proto == "fixed" {
-				fixed = append(fixed, number(n))
-			}
-		case n.id == "train-inner":
-			if proto == "nested" {
-				shared = append(shared, number(n))
-			}
-		default:
-			shared = append(shared, number(n))
 		}
+		if len(controls) > 0 {
+			groups = append(groups, app.FieldSet().Class("settings-group").ID("train-group-"+string(g)).Body(
+				app.Legend().Text(g.Title()),
+				app.Div().Class("form-grid").Body(controls...),
+			))
+		}
+	}
+	common := func(name string) app.UI {
+		sf, _ := spec.Lookup(name)
+		return setting(sf)
 	}
 	invalid := len(t.Text) > 0
 	return app.Section().Class("card").ID("train-form").Body(
 		app.H2().Text("Train and evaluate on "+t.Summary.Name),
 		app.Div().Class("form-grid").Body(
-			choice("train-descriptor", "Descriptor", Descriptors, f.Descriptor, func(f *protocol.Training, v string) { f.Descriptor = v }),
-			choice("train-channels", "Image channels", ChannelChoices, f.Channels, func(f *protocol.Training, v string) { f.Channels = v }),
-			choice("train-init", "Initialisation", Inits, f.Init, func(f *protocol.Training, v string) { f.Init = v }),
-			choice("train-protocol", "How m, σ and C are chosen", Protocols, proto, setProtocol),
-			choice("train-extra", "Descriptor set", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
-			choice("train-images", "Images", ImageChoices, imagesOf(f), setImages),
-			app.If(proto == "fixed", func() app.UI {
-				return choice("train-svm", "SVM kernel and C", SVMChoices, svmOf(f), setSVM)
-			}),
-			choice("train-objective", "Learning objective", Objectives, onOff(f.Objective == "cka", "cka", "tc"), func(f *protocol.Training, v string) { f.Objective = v }),
-			choice("train-scales", "Scales of the image blocks", ScaleChoices, onOff(f.ChannelScales, "on", "off"), func(f *protocol.Training, v string) { f.ChannelScales = v == "on" }),
-			app.Div().Class("field wide").Body(
-				app.Label().For("train-labels").Text("Node labels"),
-				app.Select().ID("train-labels").Attr("disabled", flag(t.Running)).Aria("describedby", "train-labels-help").
-					OnChange(set(func(f *protocol.Training, v string) { f.Labels = v == "on" })).Body(
-					app.Range(LabelModes).Slice(func(i int) app.UI {
-						return app.Option().Value(LabelModes[i][0]).Attr("selected", flag(LabelModes[i][0] == labelMode(f))).Text(LabelModes[i][1])
-					}),
-				),
-				app.Span().ID("train-labels-help").Class("field-help").Text(labelHelp),
-			),
+			choice("train-filtration", "Descriptor", "the function on the nodes that persistence sweeps", Descriptors, f.Descriptor, func(f *protocol.Training, v string) { f.Descriptor = v }),
+			choice("train-extra", "Further descriptors", "more descriptors, each with its own images", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
+			choice("train-labels", "Node labels", labelHelp, LabelModes, labelMode(f), func(f *protocol.Training, v string) { f.Labels = v == "on" }),
+			common("folds"),
+			common("seed"),
 		),
-		app.Div().Class("form-grid").Body(fixed...),
-		app.Div().Class("form-grid").Body(shared...),
+		app.Details().ID("train-advanced").Body(
+			app.Summary().Text("Advanced: every setting, in the groups of wkpi help"),
+			app.Div().Body(groups...),
+		),
 		app.Div().Class("row").Body(
 			app.Button().ID("train-run").Text("Run cross-validation").Attr("disabled", flag(t.Running || invalid)).
 				OnClick(func(ctx app.Context, e app.Event) {
@@ -414,22 +295,23 @@ func (t *TrainTab) form() app.UI {
 					}
 				}),
 			app.Button().ID("train-paper").Class("secondary").Text("Paper settings").Attr("disabled", flag(t.Running)).
+				Title("The paper's protocol: one descriptor, unit images, m, σ and C by nested CV over its grid (slow)").
 				OnClick(func(ctx app.Context, e app.Event) {
 					if t.OnPreset != nil {
 						t.OnPreset("paper")
 					}
 				}),
 			app.Button().ID("train-size").Class("secondary").Text("Size-aware settings").Attr("disabled", flag(t.Running)).
-				Title("Unnormalised images, HKS and degree added, σ = 1: better on MUTAG and PROTEINS, the majority class on PTC_MR (docs/accuracy.md)").
+				Title("Unnormalised images, HKS and degree added, σ = 1: graph size counts").
 				OnClick(func(ctx app.Context, e app.Event) {
 					if t.OnPreset != nil {
-						t.OnPreset("size")
+						t.OnPreset("size-aware")
 					}
 				}),
 			app.Button().ID("train-reset").Class("secondary").Text("Reset to defaults").Attr("disabled", flag(t.Running)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if t.OnPreset != nil {
-						t.OnPreset("defaults")
+						t.OnPreset("default")
 					}
 				}),
 			app.If(t.Running, func() app.UI {
@@ -473,4 +355,15 @@ func (t *TrainTab) form() app.UI {
 			return app.P().ID("train-error").Class("error").Attr("role", "alert").Text(t.Error)
 		}),
 	)
+}
+
+// inputMode is the keyboard a phone shows for a setting.
+func inputMode(f spec.Field) string {
+	switch f.Ref(&spec.Spec{}).(type) {
+	case *int, *int64:
+		return "numeric"
+	case *float64:
+		return "decimal"
+	}
+	return "text"
 }

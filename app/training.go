@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"wkpi-web/core/eval"
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -115,24 +116,6 @@ func (r *Root) trainTab() app.UI {
 		t.Model, t.Before, t.After = c.info, c.before, c.after
 	}
 	return t
-}
-
-// loadDefaults asks a worker for the training defaults (eval's, which the
-// page does not link).
-func (r *Root) loadDefaults(ctx app.Context) {
-	r.submit(ctx, protocol.Request{Kind: protocol.Defaults}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
-				r.defaults, r.paper = resp.Training, resp.Paper
-				if r.form == nil {
-					r.form = clone(resp.Training)
-				}
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) { r.status = "The worker could not start: " + err.Error() })
-		},
-	})
 }
 
 // askCV runs a CV, first asking whether to replace the kept model of
@@ -262,11 +245,10 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 	c.jobs[*id] = true
 }
 
-// setField takes what the user typed in number field id: a valid value
+// setField takes what the user typed for setting name: a valid value
 // goes into the form, anything else is kept as typed with its reason.
-func (r *Root) setField(id, text string) {
-	f, ok := fieldByID(id)
-	if !ok || r.form == nil {
+func (r *Root) setField(name, text string) {
+	if r.form == nil {
 		return
 	}
 	graphs := 0
@@ -276,47 +258,23 @@ func (r *Root) setField(id, text string) {
 	if r.formText == nil {
 		r.formText = map[string]string{}
 	}
-	v, msg := f.check(text, graphs)
+	next, msg := checkField(*r.form, name, text, graphs)
 	if msg != "" {
-		r.formText[id] = text
+		r.formText[fieldID(name)] = text
 		return
 	}
-	delete(r.formText, id)
-	next := *r.form
-	f.set(&next, v)
+	delete(r.formText, fieldID(name))
 	r.form = &next
 }
 
-// preset puts the paper's settings, the size-aware ones or the defaults
-// in the form.
+// preset puts a preset of spec.Presets in the form: default, paper or
+// size-aware.
 func (r *Root) preset(name string) {
-	src := r.defaults
-	if name == "paper" {
-		src = r.paper
-	}
-	if src == nil {
+	p, ok := spec.Presets()[name]
+	if !ok || r.form == nil {
 		return
 	}
-	r.form, r.formText = clone(src), nil
-	if name == "size" {
-		// The size-aware setting of docs/accuracy.md (the CLI's -auto
-		// candidate): the default descriptor set (HKS and degree added),
-		// graph size kept, a wide kernel.
-		r.form.Extra, r.form.Raw, r.form.Sigma = "", true, 1
-	}
-}
-
-// clone copies a Training, its pointers included.
-func clone(t *protocol.Training) *protocol.Training {
-	c := *t
-	c.Only = slices.Clone(t.Only)
-	if t.Prior != nil {
-		c.Prior = ptr(*t.Prior)
-	}
-	if t.Contrast != nil {
-		c.Contrast = ptr(*t.Contrast)
-	}
-	return &c
+	r.form, r.formText = &protocol.Training{Spec: p()}, nil
 }
 
 // list writes fold indices from 1, as the page shows them.

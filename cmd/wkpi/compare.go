@@ -12,48 +12,52 @@ import (
 	"wkpi-web/core/compare"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
+	"wkpi-web/core/spec"
 )
 
 // runCompare is `wkpi compare`: every method of the paper's comparison
 // on the same folds (core/compare), a table like the paper's Table 5 and
 // a last line of JSON.
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var lf learnFlags
-	var methods, wkpiGrid *string
-	var folds, inner *int
-	var wlLabels *bool
-	ff, ds, err := parseDataset("compare", args, stderr, func(fs *flag.FlagSet) {
-		lf.register(fs)
-		methods = fs.String("methods", strings.Join(compare.Names(), ","), "comma-separated methods: "+strings.Join(compare.Names(), ", "))
-		folds = fs.Int("folds", 10, "outer cross-validation folds (the same for every method)")
-		inner = fs.Int("inner", compare.DefaultOptions().Inner, "inner folds choosing each method's hyper-parameters")
-		wkpiGrid = fs.String("wkpi-grid", "", "choose WKPI's and altWKPI's m, sigma, C by nested CV over this grid (paper, or m=5;sigma=0.01,0.1;C=1,10,100); default: the fixed -m -sigma -C")
-		wlLabels = fs.Bool("wl-labels", false, "WL starts from the dataset's node labels (default: structure only)")
+	c := newSettingsFlags("compare", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "folds", "seed")
+	var methods, wkpiGrid string
+	var inner int
+	var wlLabels bool
+	c.own(spec.GroupProtocol, func(fs *flag.FlagSet) {
+		fs.StringVar(&methods, "methods", strings.Join(compare.Names(), ","), "comma-separated methods: "+strings.Join(compare.Names(), ", "))
+		fs.IntVar(&inner, "inner", compare.DefaultOptions().Inner, "inner folds choosing each method's hyper-parameters")
+		fs.StringVar(&wkpiGrid, "wkpi-grid", "", "choose WKPI's and altWKPI's m, sigma, C by nested CV over this grid (paper, or m=5;sigma=0.01,0.1;C=1,10,100); default: the fixed -m -sigma -C")
+		fs.BoolVar(&wlLabels, "wl-labels", false, "WL starts from the dataset's node labels (default: structure only)")
 	})
+	c.autoConflicts = []string{"wkpi-grid"}
+	c.examples = []string{
+		"wkpi compare -data data/MUTAG",
+		"wkpi compare -data data/NCI1 -methods WKPI,WKPI-init,PI-CONST",
+	}
+	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
-	names := splitList(*methods)
+	names := strings.Split(methods, ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
 	if err := compare.Check(names); err != nil {
 		return fmt.Errorf("-methods: %w", err)
 	}
 	o := compare.DefaultOptions()
-	if o.WKPI, err = lf.config(); err != nil {
-		return err
-	}
-	o.Folds, o.Seed, o.Inner, o.WLNodeLabels = *folds, lf.seed, *inner, *wlLabels
-	if o.WKPIAuto, err = lf.autoChoice(ff, "wkpi-grid"); err != nil {
-		return err
-	}
-	if *wkpiGrid != "" {
-		g, err := parseGrid(*wkpiGrid)
+	o.WKPI = u.Config
+	o.Folds, o.Seed, o.Inner, o.WLNodeLabels = u.Spec.Folds, u.Spec.Seed, inner, wlLabels
+	o.WKPIAuto = u.Spec.Automatic() && wkpiGrid == ""
+	if wkpiGrid != "" {
+		g, err := spec.ParseGrid(wkpiGrid)
 		if err != nil {
-			return err
+			return fmt.Errorf("-wkpi-grid: %w", err)
 		}
-		o.WKPIGrid = &g
+		o.WKPIGrid = &eval.Grid{Ms: g.M, Sigmas: g.Sigma, Cs: g.C}
 	}
-	prog := progressFor(ff.progress, stderr)
-	set, err := features.Compute(ctx, ds, ff.settings(), prog)
+	prog := progressFor(c.progress, stderr)
+	set, err := features.Compute(ctx, ds, u.Features, prog)
 	if err != nil {
 		return err
 	}
@@ -65,7 +69,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	printComparison(stdout, res, *folds)
+	printComparison(stdout, res, u.Spec.Folds)
 	return json.NewEncoder(stdout).Encode(res)
 }
 

@@ -11,22 +11,21 @@ import (
 	"wkpi-web/core/tu"
 )
 
-// labelSettings returns the feature settings with the node-label mode of
-// -labels, its vocabulary fitted on the graphs listed in train (all when
-// nil) and the code table of the dataset's README.txt when it has one.
-func (f *featureFlags) labelSettings(ds *graph.Dataset, train []int) (features.Settings, error) {
-	s := f.settings()
-	if !f.labels {
-		return s, nil
+// featuresFor returns the feature settings of u for the graphs listed in
+// train (all when nil): in node-label mode with their vocabulary, named
+// by the code table of the dataset's README.txt when it has one.
+func (c *settingsFlags) featuresFor(u eval.Setup, ds *graph.Dataset, train []int) (features.Settings, error) {
+	var names map[string]string
+	if u.Spec.Labels {
+		// SWC samples and zips without a README have no table: codes stay codes.
+		var err error
+		if names, err = tu.ReadNodeLabelNames(c.data); err != nil {
+			return u.Features, err
+		}
 	}
-	// SWC samples and zips without a README have no table: codes stay codes.
-	names, err := tu.ReadNodeLabelNames(f.data)
+	s, err := u.FeaturesFor(ds.Graphs, train, names)
 	if err != nil {
-		return s, err
-	}
-	s, err = s.WithLabels(ds.Graphs, train, f.labelGroups, f.labelTime, names)
-	if err != nil {
-		return s, fmt.Errorf("-labels: %s: %w", ds.Name, err)
+		return s, fmt.Errorf("%s: %w", ds.Name, err)
 	}
 	return s, nil
 }
@@ -43,10 +42,10 @@ func prepareFor(ctx context.Context, s features.Settings, ds *graph.Dataset, pro
 // labelFolds runs one protocol in node-label mode: each outer fold's
 // vocabulary is fitted on its training graphs, and folds with the same
 // vocabulary share their features (eval.ByTrainingFolds).
-func labelFolds(ctx context.Context, ff *featureFlags, ds *graph.Dataset, plan eval.Plan, prog progress.Func, run func(*eval.WKPI, eval.Plan) (eval.Report, error)) (eval.Report, error) {
+func labelFolds(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, plan eval.Plan, prog progress.Func, run func(*eval.WKPI, eval.Plan) (eval.Report, error)) (eval.Report, error) {
 	byVocab := map[string]*eval.WKPI{}
 	return eval.ByTrainingFolds(ctx, ds.Labels, len(ds.Classes), plan, func(train []int) (*eval.WKPI, error) {
-		s, err := ff.labelSettings(ds, train)
+		s, err := c.featuresFor(u, ds, train)
 		if err != nil {
 			return nil, err
 		}
@@ -58,12 +57,4 @@ func labelFolds(ctx context.Context, ff *featureFlags, ds *graph.Dataset, plan e
 		byVocab[key] = w
 		return w, err
 	}, run)
-}
-
-// mode names -labels for the eval summary line.
-func (f *featureFlags) mode() string {
-	if !f.labels {
-		return features.Settings{}.Mode()
-	}
-	return fmt.Sprintf("%s: %d most frequent + other, t = %g", features.Settings{Labels: &features.Labels{}}.Mode(), f.labelGroups, f.labelTime)
 }

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,209 +16,81 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
-	"wkpi-web/core/kernel"
-	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
-	"wkpi-web/core/progress"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/swc"
 	"wkpi-web/core/tu"
 )
 
-// learnFlags are the WKPI hyper-parameters of eval and train.
-type learnFlags struct {
-	m                     int
-	sigma, c, penalty     float64
-	gauss                 float64
-	svmChoice             bool
-	prior, contrast       float64
-	init, optimizer, kind string
-	objective             string
-	channels              bool
-	batch, maxIter        int
-	seed                  int64
-	auto                  bool
-	fs                    *flag.FlagSet // to tell flags given from defaults
-}
-
-func (l *learnFlags) register(fs *flag.FlagSet) {
-	d := eval.DefaultConfig()
-	fs.IntVar(&l.m, "m", d.Learn.M, "weight function: number of Gaussian components")
-	fs.Float64Var(&l.sigma, "sigma", d.Sigma, "kernel width sigma (k = sum_s w_s exp(-(I_s-I'_s)^2/(2 sigma^2)))")
-	fs.Float64Var(&l.c, "C", d.C, "SVM C (given: fixed, with -gauss, instead of chosen in every fold)")
-	fs.Float64Var(&l.gauss, "gauss", 0, "SVM kernel (given: fixed, with -C, instead of chosen in every fold): 0 the WKPI kernel, s > 0 the Gaussian of the WKPI distance exp(-D^2 / (s m)), m the median D^2 of training pairs")
-	fs.BoolVar(&l.svmChoice, "svm-choice", true, "choose the SVM kernel (the WKPI kernel or the Gaussian of its distance) and C from 1, 10, 100, 1000 in every fold by 3-fold inner CV of the unlearned kernel on its training graphs; off with -svm-choice=false, -C, -gauss or -grid")
-	fs.Float64Var(&l.penalty, "penalty", d.Learn.Penalty, "penalty c in c * sum_r exp(-w_r)")
-	fs.Float64Var(&l.prior, "prior", d.Learn.Prior, "weight of the prior anchoring the mixture at its initial placement (0: the paper's objective)")
-	fs.Float64Var(&l.contrast, "contrast", d.Learn.Contrast, "weight of the barrier keeping the kernel's mean pairwise distance from collapsing (0: the paper's objective)")
-	fs.StringVar(&l.init, "init", d.Learn.Init, "initial centres: kcenter, kmeans or random")
-	fs.StringVar(&l.optimizer, "optimizer", d.Learn.Optimizer, "gd (Armijo gradient descent) or lbfgs")
-	fs.StringVar(&l.kind, "kernel", "wkpi", "wkpi or alt (altWKPI)")
-	fs.BoolVar(&l.channels, "channel-scales", d.Learn.Channels, "also learn one scale per image block (channel x descriptor) by kernel-target alignment")
-	fs.StringVar(&l.objective, "objective", d.Learn.Objective, "metric learning objective: tc (the paper's total cost) or cka (kernel-target alignment of the component weights)")
-	fs.IntVar(&l.batch, "batch", 0, "mini-batch size for metric learning (0: whole training set)")
-	fs.IntVar(&l.maxIter, "iter", d.Learn.MaxIter, "maximum learning iterations")
-	fs.Int64Var(&l.seed, "seed", 1, "random seed (folds, initialisation, batches)")
-	fs.BoolVar(&l.auto, "auto", true, "choose between these settings and size-aware ones (the same descriptors, images unnormalised, sigma 1) by inner CV of the unlearned kernels on the training graphs (eval: every outer fold's); off with -auto=false, -raw, -labels, -kernel alt, -grid or -select")
-	l.fs = fs
-}
-
-// autoChoice says whether the automatic choice runs: -auto (on by
-// default) unless a flag that fixes what it chooses is given; fixing
-// flags contradict an explicit -auto. conflicts are eval's further flags
-// that fix the protocol (-grid, -select), when given.
-func (l *learnFlags) autoChoice(ff *featureFlags, conflicts ...string) (bool, error) {
-	given := l.given()
-	var fixed []string
-	for name, on := range map[string]bool{"raw": ff.raw, "labels": ff.labels, "kernel": l.kind != "wkpi"} {
-		if on {
-			fixed = append(fixed, "-"+name)
-		}
+// evalFlags registers the flags of `wkpi eval`: every setting and
+// -shard. slurm checks its eval flags with the same registration.
+func evalFlags(stderr io.Writer) (*settingsFlags, *string) {
+	c := newSettingsFlags("eval", stderr, spec.Groups())
+	var shardText string
+	c.own(spec.GroupScale, func(fs *flag.FlagSet) {
+		fs.StringVar(&shardText, "shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out, for wkpi merge")
+	})
+	c.examples = []string{
+		"wkpi eval -data data/MUTAG                              # the defaults",
+		"wkpi eval -data data/MUTAG -preset paper                # the paper's protocol: nested CV over its grid",
+		"wkpi eval -data data/NCI1 -gauss 1 -C 10                # fix the SVM",
+		"wkpi eval -data data/PTC_MR -labels                     # node labels (atom types) join the structure",
+		"wkpi eval -data data/MUTAG -extra none -auto=false -svm-choice=false   # one descriptor, unit images, WKPI kernel, C 100",
 	}
-	for _, name := range conflicts {
-		if given[name] {
-			fixed = append(fixed, "-"+name)
-		}
-	}
-	slices.Sort(fixed)
-	switch {
-	case !l.auto:
-		return false, nil
-	case len(fixed) == 0:
-		return true, nil
-	case given["auto"]:
-		return false, fmt.Errorf("-auto does not combine with %s", strings.Join(fixed, ", "))
-	}
-	return false, nil
-}
-
-// given are the names of the flags set on the command line.
-func (l *learnFlags) given() map[string]bool {
-	given := map[string]bool{}
-	l.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	return given
-}
-
-func (l *learnFlags) config() (eval.Config, error) {
-	cfg := eval.DefaultConfig()
-	cfg.Sigma, cfg.C, cfg.Gauss = l.sigma, l.c, l.gauss
-	given := l.given()
-	switch {
-	case !(l.gauss >= 0):
-		return cfg, fmt.Errorf("-gauss %g: want 0 (the WKPI kernel) or a positive scale", l.gauss)
-	case given["svm-choice"] && l.svmChoice && (given["C"] || given["gauss"]):
-		return cfg, errors.New("-svm-choice does not combine with -C or -gauss, which fix what it chooses")
-	case !l.svmChoice || given["C"] || given["gauss"]:
-		cfg.SVM = nil
-	}
-	cfg.Learn.M, cfg.Learn.Penalty, cfg.Learn.Init, cfg.Learn.Optimizer = l.m, l.penalty, l.init, l.optimizer
-	cfg.Learn.BatchSize, cfg.Learn.MaxIter, cfg.Learn.Seed = l.batch, l.maxIter, l.seed
-	cfg.Learn.Prior, cfg.Learn.Contrast = l.prior, l.contrast
-	cfg.Learn.Objective, cfg.Learn.Channels = l.objective, l.channels
-	if err := learn.CheckObjective(l.objective); err != nil {
-		return cfg, fmt.Errorf("-objective: %w", err)
-	}
-	switch l.kind {
-	case "wkpi":
-		cfg.Variant = kernel.WKPI
-	case "alt":
-		cfg.Variant = kernel.Alt
-	default:
-		return cfg, fmt.Errorf("-kernel %q: want wkpi or alt", l.kind)
-	}
-	return cfg, nil
-}
-
-// prepare computes the features of the flags; in node-label mode the
-// vocabulary is fitted on every graph, the training set of `wkpi train`.
-func prepare(ctx context.Context, ff *featureFlags, ds *graph.Dataset, prog progress.Func) (*eval.WKPI, error) {
-	s, err := ff.labelSettings(ds, nil)
-	if err != nil {
-		return nil, err
-	}
-	return prepareFor(ctx, s, ds, prog)
+	return c, &shardText
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var lf learnFlags
-	var folds, inner, repeats, nystrom *int
-	var gridName, selectBy, shardText *string
-	ff, ds, err := parseDataset("eval", args, stderr, func(fs *flag.FlagSet) {
-		lf.register(fs)
-		folds = fs.Int("folds", 10, "cross-validation folds")
-		inner = fs.Int("inner", 10, "inner folds of nested CV (-grid)")
-		repeats = fs.Int("repeats", 1, "repeat the CV with seeds seed, seed+1, ...")
-		gridName = fs.String("grid", "", "nested CV over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10")
-		selectBy = fs.String("select", "", "cost: choose m and sigma per fold by the smallest training cost (grid: -grid or paper)")
-		shardText = fs.String("shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out for `wkpi merge`")
-		nystrom = fs.Int("nystrom", 0, "approximate the SVMs' kernel matrices from this many landmark training graphs (Nyström; 0: exact)")
-	})
+	c, shardText := evalFlags(stderr)
+	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
-	cfg, err := lf.config()
+	shard, err := shardFor(*shardText, c.out)
 	if err != nil {
 		return err
 	}
-	if cfg.Nystrom = *nystrom; cfg.Nystrom < 0 {
-		return fmt.Errorf("-nystrom %d: want 0 (exact) or a number of landmarks", cfg.Nystrom)
-	}
-	if *selectBy != "" && *selectBy != "cost" {
-		return fmt.Errorf("-select %q: want cost", *selectBy)
-	}
-	var grid eval.Grid
-	if *gridName != "" || *selectBy != "" {
-		if grid, err = parseGrid(*gridName); err != nil {
-			return err
-		}
-	}
-	shard, err := shardFor(*shardText, ff.out)
-	if err != nil {
-		return err
-	}
-	if ff.labels && shard != nil {
+	if u.Spec.Labels && shard != nil {
 		return fmt.Errorf("-labels does not combine with -shard yet")
 	}
-	auto, err := lf.autoChoice(ff, "grid", "select")
-	if err != nil {
-		return err
-	}
+	cfg := u.Config
 	var sizeAware eval.Candidate // built once, on the first run that needs it
 
-	prog := progressFor(ff.progress, stderr)
+	prog := progressFor(c.progress, stderr)
 	var w *eval.WKPI
-	if !ff.labels {
-		if w, err = prepare(ctx, ff, ds, prog); err != nil {
+	if !u.Spec.Labels {
+		if w, err = prepareFor(ctx, u.Features, ds, prog); err != nil {
 			return err
 		}
 	}
 	var reports []eval.Report
-	for r := range *repeats {
-		plan := eval.Plan{Folds: *folds, Seed: lf.seed + int64(r)}
+	for r := range u.Spec.Repeats {
+		plan := u.Plan(r)
 		if shard != nil {
-			if plan.Only = shard.Folds(r, *repeats, *folds); len(plan.Only) == 0 {
+			if plan.Only = shard.Folds(r, u.Spec.Repeats, u.Spec.Folds); len(plan.Only) == 0 {
 				continue
 			}
 		}
 		run := func(w *eval.WKPI, plan eval.Plan) (eval.Report, error) {
-			switch {
-			case auto:
+			switch u.Spec.Protocol() {
+			case "auto":
 				if sizeAware.W == nil {
 					if sizeAware, err = eval.SizeAware(w, cfg); err != nil {
 						return eval.Report{}, err
 					}
 				}
 				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, plan, eval.ChoiceOptions{}, prog)
-			case *selectBy == "cost":
-				return w.SelectByCost(ctx, cfg, grid, plan, prog)
-			case *gridName != "":
-				return w.Nested(ctx, cfg, grid, plan, *inner, prog)
+			case "cost":
+				return w.SelectByCost(ctx, cfg, u.Grid, plan, prog)
+			case "nested":
+				return w.Nested(ctx, cfg, u.Grid, plan, u.Spec.Inner, prog)
 			default:
 				return w.CrossValidate(ctx, cfg, plan, prog)
 			}
 		}
 		var rep eval.Report
-		if ff.labels {
-			rep, err = labelFolds(ctx, ff, ds, plan, prog, run)
+		if u.Spec.Labels {
+			rep, err = labelFolds(ctx, c, u, ds, plan, prog, run)
 		} else {
 			rep, err = run(w, plan)
 		}
@@ -230,46 +100,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		reports = append(reports, rep)
 	}
 	if shard != nil {
-		return saveShard(ff, ds, cfg, grid, auto, *selectBy, *gridName, *folds, *inner, *repeats, lf.seed, *shard, reports, stdout)
+		return saveShard(c.out, u, ds, *shard, reports, stdout)
 	}
-	return printReports(stdout, ds, ff.mode(), reports)
-}
-
-// parseGrid reads "paper" or "m=3,4;sigma=0.1,1;C=1,10" (missing keys
-// take the paper's values).
-func parseGrid(s string) (eval.Grid, error) {
-	g := eval.PaperGrid()
-	if s == "" || s == "paper" {
-		return g, nil
-	}
-	for _, part := range strings.Split(s, ";") {
-		key, vals, ok := strings.Cut(part, "=")
-		if !ok {
-			return g, fmt.Errorf("-grid %q: %q is not key=v1,v2", s, part)
-		}
-		var nums []float64
-		for _, v := range strings.Split(vals, ",") {
-			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil || !(x > 0) {
-				return g, fmt.Errorf("-grid %q: %q is not a positive number", s, v)
-			}
-			nums = append(nums, x)
-		}
-		switch strings.TrimSpace(key) {
-		case "m":
-			g.Ms = nil
-			for _, x := range nums {
-				g.Ms = append(g.Ms, int(x))
-			}
-		case "sigma":
-			g.Sigmas = nums
-		case "C":
-			g.Cs = nums
-		default:
-			return g, fmt.Errorf("-grid %q: unknown key %q (want m, sigma, C)", s, key)
-		}
-	}
-	return g, nil
+	return printReports(stdout, ds, u.Mode(), reports)
 }
 
 // svmKernel names an SVM kernel form (eval.Config.Gauss) in a table.
@@ -356,35 +189,36 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 }
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var lf learnFlags
-	ff, ds, err := parseDataset("train", args, stderr, lf.register)
+	c := newSettingsFlags("train", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "seed")
+	c.examples = []string{
+		"wkpi train -data data/MUTAG -out mutag-model.json",
+		"wkpi train -data data/PTC_MR -labels -out ptc-model.json",
+	}
+	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
-	if ff.out == "" {
+	if c.out == "" {
 		return fmt.Errorf("-out model.json is required")
 	}
-	cfg, err := lf.config()
+	prog := progressFor(c.progress, stderr)
+	s, err := c.featuresFor(u, ds, nil)
 	if err != nil {
 		return err
 	}
-	auto, err := lf.autoChoice(ff)
+	w, err := prepareFor(ctx, s, ds, prog)
 	if err != nil {
 		return err
 	}
-	prog := progressFor(ff.progress, stderr)
-	w, err := prepare(ctx, ff, ds, prog)
-	if err != nil {
-		return err
-	}
+	cfg := u.Config
 	var m *model.Model
-	if auto {
+	if u.Spec.Automatic() {
 		sizeAware, err := eval.SizeAware(w, cfg)
 		if err != nil {
 			return err
 		}
 		var ch eval.Choice
-		m, ch, err = eval.TrainChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: lf.seed}, prog)
+		m, ch, err = eval.TrainChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: u.Spec.Seed}, prog)
 		if err != nil {
 			return err
 		}
@@ -395,7 +229,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if m, err = w.Train(ctx, ds.Name, ds.Classes, cfg, prog); err != nil {
 		return err
 	}
-	out, closeOut, err := output(ff.out, stdout)
+	m.Settings = &u.Spec
+	out, closeOut, err := output(c.out, stdout)
 	if err != nil {
 		return err
 	}
@@ -410,7 +245,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		kind = fmt.Sprintf("the Gaussian of the WKPI distance (width %.3g)", m.GaussWidth)
 	}
 	fmt.Fprintf(stderr, "wkpi train: %s (%s): %d graphs, SVM on %s with C %g, %d support vectors, %d learning iterations -> %s\n",
-		ds.Name, m.Features.Mode(), len(ds.Graphs), kind, m.C, len(m.Support), m.Trace.Iterations, ff.out)
+		ds.Name, m.Features.Mode(), len(ds.Graphs), kind, m.C, len(m.Support), m.Trace.Iterations, c.out)
 	return nil
 }
 

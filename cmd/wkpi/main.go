@@ -16,6 +16,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,6 +39,8 @@ func commands() []command {
 		{"merge", "merge the part files of a sharded eval (-shard i/N) into its report", runMerge},
 		{"slurm", "run a sharded eval on Slurm: an array job of shards and a dependent merge job", runSlurm},
 		{"compare", "every baseline of the paper and WKPI on the same folds, with paired tests", runCompare},
+		{"help", "help on a command, a group of settings (wkpi help settings) or the presets", runHelp},
+		{"version", "the version of this binary", runVersion},
 	}
 }
 
@@ -47,13 +51,17 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)
 		return 2
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			if err := c.run(ctx, args[1:], stdout, stderr); err != nil {
+			err := c.run(ctx, args[1:], stdout, stderr)
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			if err != nil {
 				fmt.Fprintf(stderr, "wkpi %s: %v\n", c.name, err)
 				return 1
 			}
@@ -66,8 +74,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: wkpi COMMAND [flags]   (wkpi COMMAND -h for its flags)")
+	fmt.Fprintln(w, "usage: wkpi COMMAND [flags]   (wkpi COMMAND -h, or wkpi help COMMAND, for its flags)")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.usage)
 	}
+	fmt.Fprintln(w, "\nExamples:\n  wkpi eval -data data/MUTAG\n  wkpi train -data data/MUTAG -out model.json\n  wkpi predict -model model.json molecule.sdf\n  wkpi help settings")
 }

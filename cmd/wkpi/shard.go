@@ -36,7 +36,7 @@ func shardFor(text, out string) (*eval.Shard, error) {
 }
 
 // runIdentity is what a part records of the run it belongs to.
-func runIdentity(ff *featureFlags, ds *graph.Dataset, cfg eval.Config, grid *eval.Grid, protocol string, folds, inner, repeats int, seed int64) (eval.RunID, error) {
+func runIdentity(u eval.Setup, ds *graph.Dataset) (eval.RunID, error) {
 	sum, err := datasetSHA256(ds)
 	if err != nil {
 		return eval.RunID{}, err
@@ -45,13 +45,17 @@ func runIdentity(ff *featureFlags, ds *graph.Dataset, cfg eval.Config, grid *eva
 	if err != nil {
 		return eval.RunID{}, err
 	}
+	s := u.Spec
 	id := eval.RunID{
 		Program: prog, Dataset: ds.Name, DataSHA256: sum, Classes: ds.Classes, Labels: ds.Labels,
-		Features: ff.settings(), Protocol: protocol, Config: cfg, Grid: grid,
-		Folds: folds, Repeats: repeats, Seed: seed,
+		Features: u.Features, Protocol: s.Protocol(), Config: u.Config,
+		Folds: s.Folds, Repeats: s.Repeats, Seed: s.Seed,
 	}
-	if protocol == "nested" {
-		id.Inner = inner
+	if s.Searches() {
+		id.Grid = &u.Grid
+	}
+	if id.Protocol == "nested" {
+		id.Inner = s.Inner
 	}
 	return id, nil
 }
@@ -184,33 +188,24 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return printReports(stdout, &graph.Dataset{Name: id.Dataset, Classes: id.Classes}, id.Features.Mode(), reports)
 }
 
-// saveShard writes a shard's reports to -out as a part. The whole run as
+// saveShard writes a shard's reports to out as a part. The whole run as
 // one part (-out without -shard) also prints its report, merged as
 // `wkpi merge` would.
-func saveShard(ff *featureFlags, ds *graph.Dataset, cfg eval.Config, grid eval.Grid, auto bool, selectBy, gridName string, folds, inner, repeats int, seed int64, s eval.Shard, reports []eval.Report, stdout io.Writer) error {
-	protocol, g := "fixed", (*eval.Grid)(nil)
-	switch {
-	case auto:
-		protocol = "auto"
-	case selectBy == "cost":
-		protocol, g = "cost", &grid
-	case gridName != "":
-		protocol, g = "nested", &grid
-	}
-	id, err := runIdentity(ff, ds, cfg, g, protocol, folds, inner, repeats, seed)
+func saveShard(out string, u eval.Setup, ds *graph.Dataset, s eval.Shard, reports []eval.Report, stdout io.Writer) error {
+	id, err := runIdentity(u, ds)
 	if err != nil {
 		return err
 	}
-	if err := writePart(ff.out, id, s, reports); err != nil {
+	if err := writePart(out, id, s, reports); err != nil {
 		return err
 	}
 	if s.Count == 1 {
-		_, merged, err := mergeFiles([]string{ff.out})
+		_, merged, err := mergeFiles([]string{out})
 		if err != nil {
 			return err
 		}
-		return printReports(stdout, ds, ff.mode(), merged)
+		return printReports(stdout, ds, u.Mode(), merged)
 	}
-	_, err = fmt.Fprintf(stdout, "wkpi eval: %s shard %v: jobs %v -> %s\n", ds.Name, s, s.Jobs(repeats, folds), ff.out)
+	_, err = fmt.Fprintf(stdout, "wkpi eval: %s shard %v: jobs %v -> %s\n", ds.Name, s, s.Jobs(u.Spec.Repeats, u.Spec.Folds), out)
 	return err
 }

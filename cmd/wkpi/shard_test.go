@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,43 +21,24 @@ import (
 // so the report comes out of the CV's own merge, not MergeParts.
 func oneProcess(t *testing.T, args []string) []eval.Report {
 	t.Helper()
-	var lf learnFlags
-	var folds, inner, repeats *int
-	var gridText *string
-	ff, ds, err := parseDataset("eval", args, io.Discard, func(fs *flag.FlagSet) {
-		lf.register(fs)
-		folds = fs.Int("folds", 10, "")
-		inner = fs.Int("inner", 10, "")
-		repeats = fs.Int("repeats", 1, "")
-		gridText = fs.String("grid", "", "")
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := lf.config()
+	c, _ := evalFlags(io.Discard)
+	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	w, err := prepare(ctx, ff, ds, nil)
+	w, err := prepareFor(ctx, u.Features, ds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	auto, err := lf.autoChoice(ff, "grid")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := u.Config
 	var reports []eval.Report
-	for r := range *repeats {
-		plan := eval.Plan{Folds: *folds, Seed: lf.seed + int64(r)}
+	for r := range u.Spec.Repeats {
+		plan := eval.Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r)}
 		var rep eval.Report
-		if *gridText != "" {
-			grid, err := parseGrid(*gridText)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err = w.Nested(ctx, cfg, grid, plan, *inner, nil)
-		} else if auto {
+		if u.Spec.Grid != "" {
+			rep, err = w.Nested(ctx, cfg, u.Grid, plan, u.Spec.Inner, nil)
+		} else if u.Spec.Automatic() {
 			sizeAware, err := eval.SizeAware(w, cfg)
 			if err != nil {
 				t.Fatal(err)

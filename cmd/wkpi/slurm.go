@@ -108,19 +108,12 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// checkEvalArgs parses the eval flags and reads the dataset once before
-// anything is submitted, so that a typo fails here and not in N jobs.
+// checkEvalArgs parses the eval flags, as eval registers them, and reads
+// the dataset once before anything is submitted, so that a typo fails
+// here and not in N jobs.
 func checkEvalArgs(ctx context.Context, args []string) error {
-	_, _, err := parseDataset("eval", args, io.Discard, func(fs *flag.FlagSet) {
-		var lf learnFlags
-		lf.register(fs)
-		for _, name := range []string{"folds", "inner", "repeats"} {
-			fs.Int(name, 0, "")
-		}
-		fs.String("grid", "", "")
-		fs.String("select", "", "")
-	})
-	if err != nil {
+	c, _ := evalFlags(io.Discard)
+	if _, _, err := parseDataset(c, args); err != nil {
 		return fmt.Errorf("eval flags: %w", err)
 	}
 	return ctx.Err()

@@ -15,6 +15,7 @@ import (
 	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/svm"
 )
 
@@ -38,14 +39,16 @@ type Config struct {
 	SVM *SVMGrid `json:"svm_grid,omitempty"`
 }
 
-// DefaultConfig is the setting of `wkpi eval` without flags: m = 5,
-// sigma = 0.01, and the SVM's form and C chosen in every fold
-// (DefaultSVMGrid; C = 100 and the WKPI kernel itself when the choice is
-// off).
+// DefaultConfig is the setting of `wkpi eval` without flags,
+// spec.Defaults: m = 5, sigma = 0.01, and the SVM's form and C chosen in
+// every fold (DefaultSVMGrid; C = 100 and the WKPI kernel itself when the
+// choice is off).
 func DefaultConfig() Config {
-	o := learn.DefaultOptions()
-	o.M = 5
-	return Config{Sigma: 0.01, C: 100, Learn: o, Variant: kernel.WKPI, SVM: DefaultSVMGrid()}
+	u, err := FromSpec(spec.Defaults())
+	if err != nil {
+		panic("eval: the default settings are invalid: " + err.Error())
+	}
+	return u.Config
 }
 
 // Grid is a hyper-parameter grid; every combination is a cell.
@@ -55,14 +58,10 @@ type Grid struct {
 	Cs     []float64 `json:"C"`
 }
 
-// PaperGrid is the grid of the paper (m in 3..8, sigma in 10^-3..10^2)
-// with a C grid for the SVM on the unit-diagonal kernel.
+// PaperGrid is the grid of the paper, spec.PaperGrid.
 func PaperGrid() Grid {
-	return Grid{
-		Ms:     []int{3, 4, 5, 6, 7, 8},
-		Sigmas: []float64{0.001, 0.01, 0.1, 1, 10, 100},
-		Cs:     []float64{0.1, 1, 10, 100, 1000},
-	}
+	g := spec.PaperGrid()
+	return Grid{Ms: g.M, Sigmas: g.Sigma, Cs: g.C}
 }
 
 func (g Grid) validate() error {

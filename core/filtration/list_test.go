@@ -2,8 +2,11 @@ package filtration
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"wkpi-web/core/spec"
 )
 
 func TestParseList(t *testing.T) {
@@ -33,5 +36,17 @@ func TestParseList(t *testing.T) {
 		if again, err := ParseList(FormatList(got)); err != nil || !reflect.DeepEqual(again, got) {
 			t.Errorf("%q: round trip gives %v, %v", tc.text, again, err)
 		}
+	}
+}
+
+// TestKindsMatchSpec: the settings spec names the same descriptor kinds
+// as the filtrations that compute them.
+func TestKindsMatchSpec(t *testing.T) {
+	var kinds []string
+	for _, k := range Kinds() {
+		kinds = append(kinds, string(k))
+	}
+	if !slices.Equal(kinds, spec.DescriptorKinds()) {
+		t.Fatalf("filtration kinds %v, spec kinds %v", kinds, spec.DescriptorKinds())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"wkpi-web/core/learn"
 	"wkpi-web/core/persistence"
 	"wkpi-web/core/pimage"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/svm"
 )
 
@@ -45,6 +46,9 @@ type Model struct {
 	// the WKPI distance, exp(-D^2 / GaussWidth) (kernel.GaussianOf), where
 	// 0 (absent) is the WKPI kernel itself.
 	GaussWidth float64 `json:"gauss_width,omitempty"`
+	// Settings are the user settings the model was trained with, when
+	// the trainer recorded them (models of earlier builds lack them).
+	Settings *spec.Spec `json:"settings,omitempty"`
 	// SVM's support vector indices point into Support.
 	SVM     svm.Model   `json:"svm"`
 	Support [][]float64 `json:"support"`
@@ -130,6 +134,11 @@ func Load(r io.Reader) (*Model, error) {
 
 // Validate checks the format, every shape and every number.
 func (m *Model) Validate() error {
+	if m.Settings != nil {
+		if err := m.Settings.Validate(); err != nil {
+			return fmt.Errorf("model: settings: %w", err)
+		}
+	}
 	switch {
 	case m.Format != Format:
 		return fmt.Errorf("model: format %q, want %q (is this a wkpi-web model file?)", m.Format, Format)

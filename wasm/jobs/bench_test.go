@@ -54,9 +54,10 @@ func BenchmarkExploreMUTAG(b *testing.B) {
 // figure to compare with is in docs/browser-benchmarks.md.
 func BenchmarkTrainMUTAG(b *testing.B) {
 	fs := files(b, "../../data/MUTAG")
+	tr := Defaults()
 	for b.Loop() {
 		var w Worker
-		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Train, Dataset: "m", Files: fs, Training: &protocol.Training{}}, nil, nil)
+		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Train, Dataset: "m", Files: fs, Training: &tr}, nil, nil)
 		if r.Event != protocol.Done {
 			b.Fatal(r.Error)
 		}
@@ -67,7 +68,8 @@ func BenchmarkTrainMUTAG(b *testing.B) {
 // job on a worker that holds the features, as the browser benchmark does.
 func BenchmarkCrossValidateMUTAG(b *testing.B) {
 	var w Worker
-	req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(b, "../../data/MUTAG"), Training: &protocol.Training{}}
+	tr := Defaults()
+	req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(b, "../../data/MUTAG"), Training: &tr}
 	if r := w.Run(context.Background(), req, nil, nil); r.Event != protocol.Done {
 		b.Fatal(r.Error)
 	}

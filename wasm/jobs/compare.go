@@ -33,11 +33,14 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 	if err := compare.Check(job.Methods); err != nil {
 		return protocol.Response{}, err
 	}
-	s, cfg, plan, err := config(&protocol.Training{Descriptor: job.Descriptor, Folds: job.Folds, Seed: job.Seed})
+	t := Defaults()
+	t.Descriptor, t.Folds, t.Seed = job.Descriptor, job.Folds, job.Seed
+	u, plan, err := config(&t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	e, err := w.wkpi(ctx, ds, s, report)
+	cfg := u.Config
+	e, err := w.wkpi(ctx, ds, u.Features, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}

@@ -44,11 +44,13 @@ func TestCompareJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, _, err := config(&protocol.Training{Descriptor: "ricci"})
+	tr := Defaults()
+	tr.Descriptor, tr.Folds, tr.Seed = job.Descriptor, job.Folds, job.Seed
+	u, _, err := config(&tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := features.Compute(ctx, ds, s, nil)
+	set, err := features.Compute(ctx, ds, u.Features, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

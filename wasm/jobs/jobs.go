@@ -49,9 +49,6 @@ func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.
 func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
 	// Jobs that read no dataset.
 	switch req.Kind {
-	case protocol.Defaults:
-		d, p := Defaults(), Paper()
-		return protocol.Response{Training: &d, Paper: &p}, nil
 	case protocol.Inspect:
 		_, resp, err := inspect(req.Model)
 		return resp, err

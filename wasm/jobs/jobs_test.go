@@ -106,6 +106,8 @@ func TestWorkerKeepsDataset(t *testing.T) {
 		t.Fatalf("load: %+v", r)
 	}
 	r := w.Run(ctx, protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 1}, nil, nil)
+	oneFold := Defaults()
+	oneFold.Folds = 1
 	if r.Event != protocol.Done || r.Drawing.N != 3 || r.Drawing.Class != "b" || len(r.Drawing.Edges) != 3 {
 		t.Fatalf("draw from the held dataset: %+v %+v", r, r.Drawing)
 	}
@@ -117,7 +119,7 @@ func TestWorkerKeepsDataset(t *testing.T) {
 		{protocol.Request{Kind: protocol.Draw, Dataset: "s", Graph: 2}, "graph 2 does not exist: the dataset has graphs 0..1"},
 		{protocol.Request{Kind: "fly", Dataset: "s"}, `unknown job kind "fly"`},
 		{protocol.Request{Kind: protocol.Train, Dataset: "s"}, "no training settings"},
-		{protocol.Request{Kind: protocol.CrossValidate, Dataset: "s", Training: &protocol.Training{Folds: 1}}, "at least 2 folds"},
+		{protocol.Request{Kind: protocol.CrossValidate, Dataset: "s", Training: &oneFold}, `folds: "1": want`},
 		{protocol.Request{Kind: protocol.Explore, Dataset: "s", Descriptor: protocol.Descriptor{Kind: "nope"}}, "graph 0:"},
 	} {
 		r := w.Run(ctx, tc.req, nil, nil)
@@ -265,12 +267,21 @@ func TestExploreImageIsTheTrainingImage(t *testing.T) {
 		t.Run(fmt.Sprintf("%+v", tc.desc), func(t *testing.T) {
 			// The CV's settings come from config; Explore shows one
 			// descriptor at a time, so it must match them for that
-			// descriptor alone.
-			s, _, _, err := config(&protocol.Training{Descriptor: tc.desc.Kind, Extra: features.NoExtra})
+			// descriptor alone. Explore's 0 is the descriptor's default,
+			// which the settings spell out.
+			tr := Defaults()
+			tr.Descriptor, tr.Extra = tc.desc.Kind, features.NoExtra
+			if tc.desc.Alpha != 0 {
+				tr.Alpha = tc.desc.Alpha
+			}
+			if tc.desc.HKSTime != 0 {
+				tr.HKSTime = tc.desc.HKSTime
+			}
+			u, _, err := config(&tr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Filtration.Alpha, s.Filtration.HKSTime = tc.desc.Alpha, tc.desc.HKSTime
+			s := u.Features
 			set, err := features.Compute(context.Background(), ds, s, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -38,8 +38,9 @@ func TestLabelModelCodeTable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w Worker
-			r := w.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: tc.files,
-				Training: &protocol.Training{M: 3, Iterations: 20, Labels: true}}, nil, nil)
+			tr := Defaults()
+			tr.M, tr.Iterations, tr.Labels = 3, 20, true
+			r := w.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: tc.files, Training: &tr}, nil, nil)
 			if r.Event != protocol.Done {
 				t.Fatal(r.Error)
 			}

@@ -14,94 +14,30 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/kernel"
-	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
 
-// Defaults is the Training the page starts from: eval.DefaultConfig and
-// features.Default with the descriptor and the cross-validation of
-// `wkpi eval`, every field filled in.
-func Defaults() protocol.Training {
-	c := eval.DefaultConfig()
-	f := features.Default(filtration.KindRicci)
-	return protocol.Training{
-		Descriptor: string(f.Filtration.Kind), Init: c.Learn.Init, M: c.Learn.M,
-		Sigma: c.Sigma, C: c.C, Folds: 10, Seed: 1,
-		Channels: strings.Join(f.Channels, ","), Rows: f.Rows, Tau: f.Tau,
-		Iterations: c.Learn.MaxIter, Prior: &c.Learn.Prior, Contrast: &c.Learn.Contrast, Inner: 10,
-	}
-}
+// Defaults is the Training the page starts from: spec.Defaults, the
+// settings of `wkpi eval`.
+func Defaults() protocol.Training { return protocol.Training{Spec: spec.Defaults()} }
 
-// Paper is the paper's protocol: learn.DefaultOptions without the prior
-// and the contrast barrier (the paper's objective), and m, sigma and C
-// chosen by nested cross-validation over eval.PaperGrid.
-func Paper() protocol.Training {
-	t := Defaults()
-	o := learn.DefaultOptions()
-	zero := 0.0
-	t.M, t.Init, t.Iterations = o.M, o.Init, o.MaxIter
-	t.Prior, t.Contrast = &zero, &zero
-	t.Grid, t.Extra, t.Fixed = "paper", features.NoExtra, true
-	return t
-}
-
-// config turns the page's choices into feature settings, an eval.Config
-// and a Plan; zero fields keep the defaults.
-func config(t *protocol.Training) (features.Settings, eval.Config, eval.Plan, error) {
+// config turns a job's settings into the core's (eval.FromSpec, as the
+// CLI does) and the plan of its folds.
+func config(t *protocol.Training) (eval.Setup, eval.Plan, error) {
 	if t == nil {
-		return features.Settings{}, eval.Config{}, eval.Plan{}, fmt.Errorf("no training settings")
+		return eval.Setup{}, eval.Plan{}, fmt.Errorf("no training settings")
 	}
-	d := Defaults()
-	cfg := eval.DefaultConfig()
-	cfg.Sigma, cfg.C = or(t.Sigma, d.Sigma), or(t.C, d.C)
-	if t.FixedSVM {
-		cfg.SVM, cfg.Gauss = nil, t.Gauss
-	}
-	cfg.Learn.M, cfg.Learn.Init = or(t.M, d.M), or(t.Init, d.Init)
-	cfg.Learn.MaxIter = or(t.Iterations, d.Iterations)
-	if t.Prior != nil {
-		cfg.Learn.Prior = *t.Prior
-	}
-	if t.Contrast != nil {
-		cfg.Learn.Contrast = *t.Contrast
-	}
-	desc := or(t.Descriptor, d.Descriptor)
-	// One seed splits the folds and starts the learning, as in `wkpi eval`.
-	cfg.Learn.Seed = or(t.Seed, d.Seed)
-	plan := eval.Plan{Folds: or(t.Folds, d.Folds), Seed: cfg.Learn.Seed, Only: t.Only}
-	s := features.Default(filtration.Kind(desc))
-	if t.Channels != "" {
-		s.Channels = strings.Split(t.Channels, ",")
-	}
-	s.Rows, s.Tau = or(t.Rows, s.Rows), or(t.Tau, s.Tau)
-	s.Normalize = !t.Raw
-	cfg.Learn.Objective, cfg.Learn.Channels = or(t.Objective, cfg.Learn.Objective), t.ChannelScales
-	extra, err := features.ExtraFor(s.Filtration.Kind, t.Labels, t.Extra)
+	u, err := eval.FromSpec(t.Spec)
 	if err != nil {
-		return s, cfg, plan, fmt.Errorf("extra descriptors: %w", err)
+		return u, eval.Plan{}, err
 	}
-	s.Extra = extra
-	if err := learn.CheckObjective(cfg.Learn.Objective); err != nil {
-		return s, cfg, plan, err
-	}
-	switch {
-	case !(t.Gauss >= 0):
-		return s, cfg, plan, fmt.Errorf("the SVM's Gaussian scale must be 0 (the WKPI kernel) or positive, not %g", t.Gauss)
-	case cfg.Sigma < 0, cfg.C < 0, cfg.Learn.M < 0:
-		return s, cfg, plan, fmt.Errorf("m, sigma and C must be positive (m=%d, sigma=%g, C=%g)", cfg.Learn.M, cfg.Sigma, cfg.C)
-	case cfg.Learn.Prior < 0, cfg.Learn.Contrast < 0, s.Tau < 0, s.Rows < 0, cfg.Learn.MaxIter < 0:
-		return s, cfg, plan, fmt.Errorf("prior, contrast, tau, rows and iterations must not be negative")
-	case plan.Folds < 2:
-		return s, cfg, plan, fmt.Errorf("cross-validation needs at least 2 folds, not %d", plan.Folds)
-	case t.Grid != "" && t.Grid != "paper":
-		return s, cfg, plan, fmt.Errorf("unknown grid %q (want paper)", t.Grid)
-	case t.Select != "" && t.Select != "cost":
-		return s, cfg, plan, fmt.Errorf("unknown selection %q (want cost)", t.Select)
-	}
-	return s, cfg, plan, nil
+	plan := u.Plan(0)
+	plan.Only = t.Only
+	return u, plan, nil
 }
 
 // wkpi returns the features of the held dataset under s, computing them
@@ -126,8 +62,8 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 // labelled returns the features of s in node-label mode, its vocabulary
 // fitted on the graphs listed in train (all when nil), with the dataset's
 // README code table (if any) so that models map MOL/SDF element symbols.
-func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, s features.Settings, train []int, report progress.Func) (*eval.WKPI, error) {
-	s, err := s.WithLabels(ds.Graphs, train, features.DefaultLabelGroups, 0, w.codes)
+func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, u eval.Setup, train []int, report progress.Func) (*eval.WKPI, error) {
+	s, err := u.FeaturesFor(ds.Graphs, train, w.codes)
 	if err != nil {
 		return nil, err
 	}
@@ -135,18 +71,19 @@ func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, s features.Set
 }
 
 func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
-	s, cfg, plan, err := config(t)
+	u, plan, err := config(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
+	cfg := u.Config
 	plan.OnFold = fold
 	run := func(e *eval.WKPI, plan eval.Plan) (eval.Report, error) {
-		switch {
-		case t.Grid == "paper" && t.Select == "cost":
-			return e.SelectByCost(ctx, cfg, eval.PaperGrid(), plan, report)
-		case t.Grid == "paper":
-			return e.Nested(ctx, cfg, eval.PaperGrid(), plan, or(t.Inner, 10), report)
-		case t.Automatic():
+		switch u.Spec.Protocol() {
+		case "cost":
+			return e.SelectByCost(ctx, cfg, u.Grid, plan, report)
+		case "nested":
+			return e.Nested(ctx, cfg, u.Grid, plan, u.Spec.Inner, report)
+		case "auto":
 			cands, err := w.candidates(e, cfg)
 			if err != nil {
 				return eval.Report{}, err
@@ -160,11 +97,11 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	if t.Labels {
 		// Each fold's label vocabulary comes from its training graphs.
 		rep, err = eval.ByTrainingFolds(ctx, ds.Labels, len(ds.Classes), plan, func(train []int) (*eval.WKPI, error) {
-			return w.labelled(ctx, ds, s, train, report)
+			return w.labelled(ctx, ds, u, train, report)
 		}, run)
 	} else {
 		var e *eval.WKPI
-		if e, err = w.wkpi(ctx, ds, s, report); err == nil {
+		if e, err = w.wkpi(ctx, ds, u.Features, report); err == nil {
 			rep, err = run(e, plan)
 		}
 	}
@@ -190,15 +127,16 @@ func (w *Worker) candidates(e *eval.WKPI, cfg eval.Config) ([]eval.Candidate, er
 // train learns the model on the whole dataset; it also returns the
 // initial weight function of the whole dataset, the "before" picture.
 func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
-	s, cfg, _, err := config(t)
+	u, _, err := config(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
+	cfg := u.Config
 	var e *eval.WKPI
 	if t.Labels {
-		e, err = w.labelled(ctx, ds, s, nil, report)
+		e, err = w.labelled(ctx, ds, u, nil, report)
 	} else {
-		e, err = w.wkpi(ctx, ds, s, report)
+		e, err = w.wkpi(ctx, ds, u.Features, report)
 	}
 	if err != nil {
 		return protocol.Response{}, err
@@ -217,6 +155,7 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	} else if m, err = e.Train(ctx, ds.Name, ds.Classes, cfg, report); err != nil {
 		return protocol.Response{}, err
 	}
+	m.Settings = &t.Spec
 	before, err := e.Initial(indices(len(ds.Labels)), cfg.Learn)
 	if err != nil {
 		return protocol.Response{}, err
@@ -344,15 +283,6 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 		}
 	}
 	return where, graphs, nil
-}
-
-// or is v, or def when v is the zero value.
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 func indices(n int) []int {

@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -19,60 +20,113 @@ import (
 	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/pimage"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
 )
 
+// withDefaults spells out the filtration defaults that features.Default
+// leaves at zero (Ricci idleness, heat kernel time, the min rule), as the
+// settings give them.
+func withDefaults(o filtration.Options) filtration.Options {
+	if o.Alpha == 0 {
+		o.Alpha = filtration.DefaultAlpha
+	}
+	if o.HKSTime == 0 {
+		o.HKSTime = filtration.DefaultHKSTime
+	}
+	if o.Rule == "" {
+		o.Rule = filtration.RuleMin
+	}
+	return o
+}
+
+// with is the page's defaults with some settings changed.
+func with(change func(*spec.Spec)) protocol.Training {
+	t := Defaults()
+	change(&t.Spec)
+	return t
+}
+
 func TestTrainingDefaults(t *testing.T) {
-	want := eval.DefaultConfig()
+	// The defaults translate to what `wkpi eval` ran before the settings
+	// spec: learn.DefaultOptions with m = 5, sigma = 0.01, C = 100, the
+	// WKPI kernel and the SVM chosen in every fold; features.Default for
+	// Ricci with HKS and degree; 10 folds with seed 1.
+	// The objective is now named: tc, which "" meant.
+	o := learn.DefaultOptions()
+	o.M, o.Objective = 5, learn.ObjectiveTC
+	want := eval.Config{Sigma: 0.01, C: 100, Learn: o, Variant: kernel.WKPI, SVM: eval.DefaultSVMGrid()}
+	if !reflect.DeepEqual(eval.DefaultConfig(), want) {
+		t.Errorf("eval.DefaultConfig() %+v, want %+v", eval.DefaultConfig(), want)
+	}
+	wantF := features.Default(filtration.KindRicci)
+	wantF.Extra = features.DefaultExtra(filtration.KindRicci, false)
+	wantF.Filtration = withDefaults(wantF.Filtration)
+	for i := range wantF.Extra {
+		wantF.Extra[i] = withDefaults(wantF.Extra[i])
+	}
 	for _, tc := range []struct {
 		name string
 		in   protocol.Training
 	}{
-		{"zero fields take the defaults", protocol.Training{}},
-		{"the defaults as the page shows them", Defaults()},
+		{"jobs.Defaults", Defaults()},
+		{"spec.Defaults", protocol.Training{Spec: spec.Defaults()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, cfg, plan, err := config(&tc.in)
+			u, plan, err := config(&tc.in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(cfg, want) {
-				t.Errorf("config %+v, want eval.DefaultConfig() %+v", cfg, want)
+			if !reflect.DeepEqual(u.Config, want) {
+				t.Errorf("config %+v, want %+v", u.Config, want)
 			}
-			if s.Filtration.Kind != "ricci" || plan.Folds != 10 || plan.Seed != 1 {
-				t.Errorf("descriptor %q, %d folds; want ricci and the 10 folds of wkpi eval", s.Filtration.Kind, plan.Folds)
+			if !reflect.DeepEqual(u.Features, wantF) {
+				t.Errorf("features %+v, want features.Default(ricci) with hks and degree %+v", u.Features, wantF)
+			}
+			if !reflect.DeepEqual(plan, eval.Plan{Folds: 10, Seed: 1}) {
+				t.Errorf("plan %+v; want the 10 folds and seed 1 of wkpi eval", plan)
+			}
+			if u.Spec != tc.in.Spec || u.Spec.Protocol() != "auto" {
+				t.Errorf("setup's spec %+v (protocol %q), want the job's, automatic", u.Spec, u.Spec.Protocol())
 			}
 		})
 	}
-	s, cfg, plan, err := config(&protocol.Training{Descriptor: "degree", Init: "kmeans", M: 3, Sigma: 2, C: 0.5, Folds: 4, Seed: 9, Only: []int{1}})
+	u, plan, err := config(&protocol.Training{Spec: with(func(s *spec.Spec) {
+		s.Descriptor, s.Init, s.M, s.Sigma, s.C, s.Folds, s.Seed = "degree", "kmeans", 3, 2, 0.5, 4, 9
+	}).Spec, Only: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	s, cfg := u.Features, u.Config
 	if s.Filtration.Kind != "degree" || cfg.Learn.Init != "kmeans" || cfg.Learn.M != 3 || cfg.Sigma != 2 || cfg.C != 0.5 || cfg.Learn.Seed != 9 ||
 		!reflect.DeepEqual(plan, eval.Plan{Folds: 4, Seed: 9, Only: []int{1}}) {
 		t.Errorf("choices not kept: %+v %+v %+v", s.Filtration, cfg, plan)
 	}
-	if _, _, _, err := config(&protocol.Training{Sigma: -1}); err == nil {
-		t.Error("a negative sigma was accepted")
+	neg := with(func(s *spec.Spec) { s.Sigma = -1 })
+	if _, _, err := config(&neg); err == nil || !strings.Contains(err.Error(), `sigma: "-1": want a number > 0`) {
+		t.Errorf("a negative sigma: error %v, want one naming sigma", err)
 	}
 	// The CLI's other settings reach features.Settings and eval.Config;
 	// a prior of 0 is the paper's objective, not "the default".
-	zero := 0.0
-	s, cfg, _, err = config(&protocol.Training{Channels: "ord0+ext0+rel1+ext1", Rows: 20, Tau: 0.1, Iterations: 7, Prior: &zero, Contrast: &zero})
-	if err != nil {
+	tr := with(func(s *spec.Spec) {
+		s.Channels, s.Rows, s.Tau, s.Iterations, s.Prior, s.Contrast = "ord0+ext0+rel1+ext1", 20, 0.1, 7, 0, 0
+	})
+	if u, _, err = config(&tr); err != nil {
 		t.Fatal(err)
 	}
+	s, cfg = u.Features, u.Config
 	if !reflect.DeepEqual(s.Channels, []string{"ord0+ext0+rel1+ext1"}) || s.Rows != 20 || s.Tau != 0.1 || cfg.Learn.MaxIter != 7 ||
 		cfg.Learn.Prior != 0 || cfg.Learn.Contrast != 0 {
 		t.Errorf("settings not kept: %+v %+v", s, cfg.Learn)
 	}
 	// Issue 8's choices: descriptor set, size-aware images, objective, scales.
-	s, cfg, _, err = config(&protocol.Training{Extra: "hks@0.5,degree", Raw: true, Objective: "cka", ChannelScales: true})
-	if err != nil {
+	tr = with(func(s *spec.Spec) { s.Extra, s.Raw, s.Objective, s.ChannelScales = "hks@0.5,degree", true, "cka", true })
+	if u, _, err = config(&tr); err != nil {
 		t.Fatal(err)
 	}
-	if want := []filtration.Options{{Kind: filtration.KindHKS, HKSTime: 0.5}, {Kind: filtration.KindDegree}}; !reflect.DeepEqual(s.Extra, want) ||
+	s, cfg = u.Features, u.Config
+	if want := []filtration.Options{withDefaults(filtration.Options{Kind: filtration.KindHKS, HKSTime: 0.5}), withDefaults(filtration.Options{Kind: filtration.KindDegree})}; !reflect.DeepEqual(s.Extra, want) ||
 		s.Normalize || cfg.Learn.Objective != learn.ObjectiveCKA || !cfg.Learn.Channels {
 		t.Errorf("issue 8 choices not kept: extra %+v, normalise %v, %+v", s.Extra, s.Normalize, cfg.Learn)
 	}
@@ -81,40 +135,63 @@ func TestTrainingDefaults(t *testing.T) {
 	if cfg.SVM == nil || !reflect.DeepEqual(cfg.SVM, eval.DefaultSVMGrid()) {
 		t.Errorf("the SVM's kernel and C are not chosen by default: %+v", cfg.SVM)
 	}
-	_, cfg, _, err = config(&protocol.Training{FixedSVM: true, Gauss: 1, C: 3})
-	if err != nil {
+	tr = with(func(s *spec.Spec) { s.SVMChoice, s.Gauss, s.C = false, 1, 3 })
+	if u, _, err = config(&tr); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.SVM != nil || cfg.Gauss != 1 || cfg.C != 3 {
+	if cfg = u.Config; cfg.SVM != nil || cfg.Gauss != 1 || cfg.C != 3 {
 		t.Errorf("fixed SVM not kept: grid %+v, Gauss %g, C %g", cfg.SVM, cfg.Gauss, cfg.C)
 	}
-	for _, bad := range []protocol.Training{{Grid: "mine"}, {Grid: "paper", Select: "best"}, {Tau: -1}, {Prior: new(-0.5)},
-		{Extra: "curvature"}, {Objective: "margin"}, {FixedSVM: true, Gauss: -1}} {
-		if _, _, _, err := config(&bad); err == nil {
-			t.Errorf("%+v accepted", bad)
+	// A bad value is refused with an error that names its field.
+	for _, bad := range []struct {
+		field  string
+		change func(*spec.Spec)
+	}{
+		{"grid", func(s *spec.Spec) { s.Grid = "mine" }},
+		{"select", func(s *spec.Spec) { s.Grid, s.Select = "paper", "best" }},
+		{"tau", func(s *spec.Spec) { s.Tau = -1 }},
+		{"prior", func(s *spec.Spec) { s.Prior = -0.5 }},
+		{"extra", func(s *spec.Spec) { s.Extra = "curvature" }},
+		{"objective", func(s *spec.Spec) { s.Objective = "margin" }},
+		{"gauss", func(s *spec.Spec) { s.SVMChoice, s.Gauss = false, -1 }},
+		{"folds", func(s *spec.Spec) { s.Folds = 1 }},
+	} {
+		tr := with(bad.change)
+		_, _, err := config(&tr)
+		var errs spec.Errors
+		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Field != bad.field || !strings.HasPrefix(err.Error(), bad.field+": ") {
+			t.Errorf("bad %s: error %v, want one naming %s", bad.field, err, bad.field)
 		}
 	}
+	if _, _, err := config(nil); err == nil {
+		t.Error("no settings were accepted")
+	}
 	// The page's two presets: eval's defaults in full, and the paper's.
-	d, p := Defaults(), Paper()
+	d, p := Defaults(), protocol.Training{Spec: spec.Paper()}
 	f := features.Default(filtration.KindRicci)
-	if d.Rows != f.Rows || d.Channels != strings.Join(f.Channels, ",") || *d.Prior != want.Learn.Prior || *d.Contrast != want.Learn.Contrast || d.Iterations != want.Learn.MaxIter {
+	if d.Rows != f.Rows || d.Channels != strings.Join(f.Channels, ",") || d.Prior != want.Learn.Prior || d.Contrast != want.Learn.Contrast || d.Iterations != want.Learn.MaxIter {
 		t.Errorf("defaults %+v are not features.Default and eval.DefaultConfig", d)
 	}
-	if o := learn.DefaultOptions(); p.M != o.M || *p.Prior != 0 || *p.Contrast != 0 || p.Grid != "paper" || p.Select != "" || p.Inner != 10 {
+	if o := learn.DefaultOptions(); p.M != o.M || p.Prior != 0 || p.Contrast != 0 || p.Grid != "paper" || p.Select != "" || p.Inner != 10 || p.Auto || p.Protocol() != "nested" {
 		t.Errorf("paper settings %+v", p)
 	}
 	// The default descriptor set is Ricci + HKS + degree, as `wkpi eval`;
-	// the paper's preset uses the descriptor alone.
+	// the paper's preset uses the descriptor alone, and so does the
+	// node-label mode.
 	for _, tc := range []struct {
 		name string
 		t    protocol.Training
 		want string
-	}{{"defaults", d, "hks,degree"}, {"paper", p, ""}, {"labels", protocol.Training{Labels: true}, ""}} {
-		s, _, _, err := config(&tc.t)
+	}{{"defaults", d, "hks,degree"}, {"paper", p, ""}, {"labels", with(func(s *spec.Spec) { s.Labels = true }), ""}} {
+		u, _, err := config(&tc.t)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := filtration.FormatList(s.Extra); got != tc.want {
+		var kinds []string
+		for _, o := range u.Features.Extra {
+			kinds = append(kinds, string(o.Kind))
+		}
+		if got := strings.Join(kinds, ","); got != tc.want {
 			t.Errorf("%s: extra descriptors %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -135,7 +212,7 @@ func TestFoldJobsMergeToOneCV(t *testing.T) {
 // images, eval.CrossValidateChosen) or fixed unit images (CrossValidate).
 func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 	mutag := files(t, "../../data/MUTAG")
-	tr := protocol.Training{M: 3, Folds: 3, Seed: 4, Fixed: fixed}
+	tr := with(func(s *spec.Spec) { s.M, s.Folds, s.Seed, s.Auto = 3, 3, 4, !fixed })
 	var w Worker
 	ctx := context.Background()
 	var parts []eval.Report
@@ -165,7 +242,8 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 		t.Fatal(err)
 	}
 
-	ds, e, _ := mutagWKPI(t, &protocol.Training{Descriptor: "ricci"})
+	d := Defaults()
+	ds, e, _ := mutagWKPI(t, &d)
 	cfg := eval.DefaultConfig()
 	cfg.Learn.M, cfg.Learn.Seed = 3, 4
 	plan := eval.Plan{Folds: 3, Seed: 4}
@@ -210,11 +288,12 @@ func mutagWKPI(t *testing.T, tr *protocol.Training) (*graph.Dataset, *eval.WKPI,
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, cfg, _, err := config(tr)
+	u, _, err := config(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := features.Compute(context.Background(), ds, s, nil)
+	cfg := u.Config
+	set, err := features.Compute(context.Background(), ds, u.Features, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +310,8 @@ func mutagWKPI(t *testing.T, tr *protocol.Training) (*graph.Dataset, *eval.WKPI,
 func TestTrainInspectPredict(t *testing.T) {
 	var w Worker
 	ctx := context.Background()
-	tr := &protocol.Training{M: 3}
+	tr := &protocol.Training{Spec: spec.Defaults()}
+	tr.M = 3
 	r := w.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: files(t, "../../data/MUTAG"), Training: tr}, nil, nil)
 	if r.Event != protocol.Done {
 		t.Fatal(r.Error)

@@ -148,7 +148,7 @@ func (p *Pool) Running() int {
 // front of them; every other kind (a cross-validation, a training, ...)
 // is heavy.
 var interactive = map[protocol.Kind]bool{
-	protocol.Defaults: true, protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
+	protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
 	protocol.Inspect: true, protocol.Predict: true,
 }
 

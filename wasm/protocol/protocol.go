@@ -9,6 +9,7 @@ import (
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/spec"
 )
 
 // Kind names a job.
@@ -22,8 +23,6 @@ const (
 	// Explore computes a descriptor function on one graph, its extended
 	// persistence diagrams and its image among the dataset's features.
 	Explore Kind = "explore"
-	// Defaults returns the default Training settings (eval.DefaultConfig).
-	Defaults Kind = "defaults"
 	// CrossValidate runs the folds Training.Only of a cross-validation.
 	CrossValidate Kind = "cv"
 	// Train learns a model on the whole dataset.
@@ -76,68 +75,12 @@ type Request struct {
 	Compare *CompareJob `json:"compare,omitempty"` // Compare
 }
 
-// Training is a WKPI-SVM setting and the cross-validation to run; it
-// mirrors eval.Config and eval.Plan with the few choices the page offers.
-// Zero fields take the defaults of eval.DefaultConfig.
+// Training is the settings of a training or cross-validation job: the
+// settings spec (every field set; start from spec.Defaults) and the
+// folds of the cross-validation to run.
 type Training struct {
-	Descriptor string  `json:"descriptor"`
-	Init       string  `json:"init"` // kcenter, kmeans, random
-	M          int     `json:"m"`
-	Sigma      float64 `json:"sigma"`
-	C          float64 `json:"C"`
-	Folds      int     `json:"folds"`
-	Seed       int64   `json:"seed"`
-	Only       []int   `json:"only,omitempty"` // folds to run; all when empty
-
-	// The rest mirrors the CLI's flags; zero keeps the default.
-	Channels   string  `json:"channels,omitempty"` // comma-separated, e.g. "ord0+ext0,rel1+ext1"
-	Rows       int     `json:"rows,omitempty"`     // image rows
-	Tau        float64 `json:"tau,omitempty"`      // image Gaussian width; 0 fits one
-	Iterations int     `json:"iterations,omitempty"`
-	// Prior and Contrast weigh the learning's extra terms; nil keeps the
-	// default, 0 gives the paper's objective.
-	Prior    *float64 `json:"prior,omitempty"`
-	Contrast *float64 `json:"contrast,omitempty"`
-	// Grid "paper" searches eval.PaperGrid in every outer fold: by nested
-	// CV with Inner folds, or (Select "cost") by the smallest training cost.
-	Grid   string `json:"grid,omitempty"`
-	Select string `json:"select,omitempty"`
-	Inner  int    `json:"inner,omitempty"`
-	// Labels turns on the node-label mode (features.Labels): atom types
-	// join the structure; off is the paper's structure-only protocol.
-	Labels bool `json:"labels,omitempty"`
-	// Extra adds descriptors, each with its own image channels, as the
-	// CLI's -extra: comma-separated kinds, hks@t for HKS at time t; ""
-	// is the default set and "none" the descriptor alone
-	// (features.ExtraFor).
-	Extra string `json:"extra,omitempty"`
-	// Raw keeps the images unnormalised, so graph size counts (-raw).
-	Raw bool `json:"raw,omitempty"`
-	// Fixed keeps unit images without the automatic choice between them
-	// and size-aware ones that runs otherwise (-auto=false; see
-	// eval.CrossValidateChosen). The choice never runs with Raw, Labels
-	// or Grid.
-	Fixed bool `json:"fixed,omitempty"`
-	// Objective is the learning's objective, learn.ObjectiveTC (the
-	// paper's; also "") or learn.ObjectiveCKA (-objective).
-	Objective string `json:"objective,omitempty"`
-	// ChannelScales also learns one scale per image block by alignment
-	// (-channel-scales).
-	ChannelScales bool `json:"channelScales,omitempty"`
-	// FixedSVM keeps the SVM's kernel (Gauss) and C fixed instead of
-	// choosing them in every fold by inner CV of the unlearned kernel
-	// (eval.SVMGrid), as the CLI's -svm-choice=false. Gauss is the kernel:
-	// 0 the WKPI kernel, s > 0 the Gaussian of the WKPI distance at s
-	// times the median (eval.Config.Gauss). A Grid chooses C itself.
-	FixedSVM bool    `json:"fixedSVM,omitempty"`
-	Gauss    float64 `json:"gauss,omitempty"`
-}
-
-// Automatic says whether the training chooses between unit and
-// size-aware images by inner CV (eval.CrossValidateChosen), as `wkpi
-// eval` does by default: unless Fixed, Raw, Labels or Grid is set.
-func (t Training) Automatic() bool {
-	return !t.Fixed && !t.Raw && !t.Labels && t.Grid == ""
+	spec.Spec
+	Only []int `json:"only,omitempty"` // folds to run; all when empty
 }
 
 // Response is one message from a worker about job ID.
@@ -155,8 +98,6 @@ type Response struct {
 	Summary  *Summary   `json:"summary,omitempty"`
 	Drawing  *Drawing   `json:"drawing,omitempty"`
 	Explored *Explored  `json:"explored,omitempty"`
-	Training *Training  `json:"training,omitempty"` // Defaults
-	Paper    *Training  `json:"paper,omitempty"`    // Defaults: the paper's settings
 	CV       *CVPart    `json:"cv,omitempty"`
 	Fold     *eval.Fold `json:"fold,omitempty"` // Partial
 	Info     *Info      `json:"info,omitempty"` // Train, Inspect and Predict

@@ -10,6 +10,7 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/learn"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/spec"
 )
 
 func TestRequestRoundTrip(t *testing.T) {
@@ -68,6 +69,15 @@ func TestResponseRoundTrip(t *testing.T) {
 	}
 }
 
+func mustRequest(t *testing.T, r Request) Envelope {
+	t.Helper()
+	e, err := r.Envelope()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 func mustEnvelope(t *testing.T, r Response) Envelope {
 	e, err := r.Envelope()
 	if err != nil {
@@ -121,7 +131,7 @@ func TestModelAndInputsRoundTrip(t *testing.T) {
 		Files:    []File{{Name: "DS_A.txt", Data: []byte("1, 2\n")}},
 		Inputs:   []File{{Name: "a.mol", Data: []byte("mol")}, {Name: "b.edges", Data: []byte("0 1\n")}},
 		Model:    []byte(`{"format":"wkpi-model"}`),
-		Training: &Training{Descriptor: "ricci", M: 5, Folds: 10, Only: []int{2, 7}}}
+		Training: &Training{Spec: spec.Defaults(), Only: []int{2, 7}}}
 	e, err := req.Envelope()
 	if err != nil {
 		t.Fatal(err)
@@ -188,24 +198,32 @@ func TestPartialRoundTrip(t *testing.T) {
 
 // TestTrainingSettingsRoundTrip: every setting of the Train form crosses
 // postMessage; a prior or contrast of 0 (the paper's objective) stays 0
-// and is not taken for "unset"; Info's centres and stop, and a
-// prediction's own label, travel too.
+// and is not taken for "unset" (the default); Info's centres and stop,
+// and a prediction's own label, travel too.
 func TestTrainingSettingsRoundTrip(t *testing.T) {
-	zero, mu := 0.0, 0.03
-	tr := Training{Descriptor: "jaccard", Init: "kmeans", M: 4, Sigma: 0.1, C: 10, Folds: 5, Seed: 2,
-		Channels: "ord0+ext0+rel1+ext1", Rows: 20, Tau: 0.05, Iterations: 100, Prior: &zero, Contrast: &mu,
-		Grid: "paper", Select: "cost", Inner: 3}
+	tr := Training{Spec: spec.Defaults(), Only: []int{1, 3}}
+	s := &tr.Spec
+	s.Descriptor, s.Extra, s.Init, s.M, s.Sigma, s.C, s.Folds, s.Seed = "jaccard", "hks@0.5,degree", "kmeans", 4, 0.1, 10, 5, 2
+	s.Channels, s.Rows, s.Tau, s.Iterations, s.Prior, s.Contrast = "ord0+ext0+rel1+ext1", 20, 0.05, 100, 0, 0.5
+	s.Grid, s.Select, s.Inner = "paper", "cost", 3
+	s.Labels, s.Raw, s.Auto, s.Objective, s.ChannelScales, s.SVMChoice, s.Gauss = true, true, false, "cka", true, false, 1.5
 	e, err := Request{ID: 1, Kind: CrossValidate, Training: &tr}.Envelope()
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := DecodeRequest(e)
-	if err != nil || !reflect.DeepEqual(*got.Training, tr) || got.Training.Prior == nil {
+	if err != nil || !reflect.DeepEqual(*got.Training, tr) {
 		t.Fatalf("training %+v (%v), want %+v", got.Training, err, tr)
 	}
-	unset, _ := Request{Training: &Training{}}.Envelope()
-	if back, _ := DecodeRequest(unset); back.Training.Prior != nil || back.Training.Contrast != nil {
-		t.Error("an unset prior came back set")
+	// A zero prior is sent, not left out: it is the paper's objective,
+	// not the default.
+	if !strings.Contains(string(e.Header), `"prior":0,`) || got.Training.Prior != 0 {
+		t.Errorf("a zero prior did not travel as 0: %s", e.Header)
+	}
+	// The defaults travel as they are, prior and contrast included.
+	d := Training{Spec: spec.Defaults()}
+	if back, err := DecodeRequest(mustRequest(t, Request{Training: &d})); err != nil || !reflect.DeepEqual(*back.Training, d) || back.Training.Prior != 0.3 || back.Training.Contrast != 0.03 {
+		t.Errorf("the defaults came back as %+v (%v)", back.Training, err)
 	}
 	resp := Response{ID: 2, Event: Done, Info: &Info{Converged: true, Iterations: 12, Centres: [][2]float64{{1, 2}}, Before: [][2]float64{{3, 4}}},
 		Graphs: []Graph{{File: "T", Label: "1", Truth: "-1"}}}
@@ -222,16 +240,23 @@ func TestTrainingSettingsRoundTrip(t *testing.T) {
 // fixes them or a protocol of its own (node labels, the paper's grid)
 // is chosen.
 func TestAutomatic(t *testing.T) {
+	with := func(change func(*spec.Spec)) Training {
+		tr := Training{Spec: spec.Defaults()}
+		change(&tr.Spec)
+		return tr
+	}
 	for _, tc := range []struct {
 		t    Training
 		want bool
 	}{
-		{Training{}, true},
-		{Training{Descriptor: "jaccard", Extra: "none", Objective: "cka"}, true},
-		{Training{Fixed: true}, false},
-		{Training{Raw: true}, false},
-		{Training{Labels: true}, false},
-		{Training{Grid: "paper"}, false},
+		{with(func(*spec.Spec) {}), true},
+		{with(func(s *spec.Spec) { s.Descriptor, s.Extra, s.Objective = "jaccard", "none", "cka" }), true},
+		{with(func(s *spec.Spec) { s.Auto = false }), false},
+		{with(func(s *spec.Spec) { s.Raw = true }), false},
+		{with(func(s *spec.Spec) { s.Labels = true }), false},
+		{with(func(s *spec.Spec) { s.Grid = "paper" }), false},
+		{with(func(s *spec.Spec) { s.Select = "cost" }), false},
+		{with(func(s *spec.Spec) { s.Kernel = "alt" }), false},
 	} {
 		if got := tc.t.Automatic(); got != tc.want {
 			t.Errorf("%+v: Automatic() = %v, want %v", tc.t, got, tc.want)

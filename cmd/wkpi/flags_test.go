@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/spec"
+	"wkpi-web/core/testenv"
+)
+
+// TestSettingsRefused feeds the shared table of bad settings
+// (core/spec/testdata/invalid.json, also run through the workers'
+// protocol and the edge) to `wkpi eval` as flags: each ends with exit
+// status 1 and the same message, before any data is read.
+func TestSettingsRefused(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "core/spec/testdata/invalid.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct{ Field, Value, Message string }
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		code, _, stderr := wkpi(t, "eval", "-data", "no-such-folder", "-"+row.Field, row.Value)
+		if want := "wkpi eval: " + row.Message + "\n"; code != 1 || stderr != want {
+			t.Errorf("-%s %s: exit %d, stderr %q, want %q", row.Field, row.Value, code, stderr, want)
+		}
+	}
+}
+
+// TestEveryCommandTakesTheSameSettings: eval, train, compare and the
+// check slurm runs on its eval flags register each setting the same
+// way; -nystrom reaches slurm's check (it was once missing there).
+func TestEveryCommandTakesTheSameSettings(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	code, stdout, stderr := wkpi(t, "slurm", "-dir", t.TempDir(), "-shards", "2", "-submit=false", "--", "-data", dir, "-nystrom", "20")
+	if code != 0 || !strings.Contains(stdout, "shards.sbatch") {
+		t.Fatalf("slurm with -nystrom: exit %d: %s%s", code, stdout, stderr)
+	}
+	code, _, stderr = wkpi(t, "slurm", "-dir", t.TempDir(), "-submit=false", "--", "-data", dir, "-nystrom", "-20")
+	if code != 1 || !strings.Contains(stderr, `nystrom: "-20": want a whole number >= 0`) {
+		t.Fatalf("slurm with a bad -nystrom: exit %d: %s", code, stderr)
+	}
+	for _, cmd := range []string{"eval", "train", "compare"} {
+		code, _, stderr := wkpi(t, cmd, "-data", dir, "-sigma", "-1", "-out", filepath.Join(t.TempDir(), "x"))
+		if code != 1 || stderr != "wkpi "+cmd+`: sigma: "-1": want a number > 0`+"\n" {
+			t.Errorf("%s -sigma -1: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}
+
+// TestPresetFlag: -preset sets every setting of the preset wherever it
+// stands, and flags given beside it win.
+func TestPresetFlag(t *testing.T) {
+	for _, args := range [][]string{{"-preset", "paper", "-m", "4"}, {"-m", "4", "-preset=paper"}} {
+		c, _ := evalFlags(nil)
+		if err := c.parse(args); err != nil {
+			t.Fatal(err)
+		}
+		want := spec.Paper()
+		want.M = 4
+		if c.spec != want {
+			t.Errorf("%v: %+v, want %+v", args, c.spec, want)
+		}
+	}
+	c, _ := evalFlags(nil)
+	if err := c.parse([]string{"-preset", "fast"}); err == nil || !strings.Contains(err.Error(), `"fast"`) {
+		t.Errorf("unknown preset: %v", err)
+	}
+}
+
+// TestGivenFlagsFixChoices: -C or -gauss switch the SVM choice off, and
+// asking for a choice explicitly while fixing what it chooses fails.
+func TestGivenFlagsFixChoices(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		choose    bool
+		auto      bool
+		errorText string
+	}{
+		{nil, true, true, ""},
+		{[]string{"-C", "10"}, false, true, ""},
+		{[]string{"-gauss", "1"}, false, true, ""},
+		{[]string{"-svm-choice", "-C", "10"}, false, false, "-svm-choice does not combine with -C or -gauss"},
+		{[]string{"-raw"}, true, false, ""},
+		{[]string{"-auto", "-raw", "-grid", "paper"}, false, false, "-auto does not combine with -grid, -raw"},
+		{[]string{"-select", "cost"}, false, false, ""},
+	} {
+		c, _ := evalFlags(nil)
+		if err := c.parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		u, err := c.setup()
+		switch {
+		case tc.errorText != "":
+			if err == nil || !strings.Contains(err.Error(), tc.errorText) {
+				t.Errorf("%v: %v, want %q", tc.args, err, tc.errorText)
+			}
+		case err != nil:
+			t.Errorf("%v: %v", tc.args, err)
+		case u.Spec.ChoosesSVM() != tc.choose || u.Spec.Automatic() != tc.auto:
+			t.Errorf("%v: chooses SVM %v, automatic %v", tc.args, u.Spec.ChoosesSVM(), u.Spec.Automatic())
+		}
+	}
+}
+
+// TestHelpInGroups: eval's help lists its flags under the spec's group
+// headings, with examples; help topics and version answer.
+func TestHelpInGroups(t *testing.T) {
+	code, _, stderr := wkpi(t, "eval", "-h")
+	if code != 0 {
+		t.Fatalf("eval -h: exit %d", code)
+	}
+	last := -1
+	for _, heading := range []string{"Data:", "Descriptors:", "Images:", "Kernel and learning:", "SVM:", "Protocol:", "Output:", "Scale:", "Examples:"} {
+		i := strings.Index(stderr, "\n"+heading+"\n")
+		if i <= last {
+			t.Errorf("heading %q missing or out of order", heading)
+		}
+		last = i
+	}
+	for _, f := range spec.Fields() {
+		if !strings.Contains(stderr, "\n  -"+f.Name+" ") && !strings.Contains(stderr, "\n  -"+f.Name+"\n") {
+			t.Errorf("eval -h lacks -%s", f.Name)
+		}
+	}
+	for _, topic := range []string{"svm", "presets", "settings", "train"} {
+		if code, stdout, stderr := wkpi(t, "help", topic); code != 0 || stdout == "" {
+			t.Errorf("help %s: exit %d: %s", topic, code, stderr)
+		}
+	}
+	if code, _, _ := wkpi(t, "help", "nothing"); code != 1 {
+		t.Error("help on an unknown topic must fail")
+	}
+	if code, stdout, _ := wkpi(t, "version"); code != 0 || !strings.HasPrefix(stdout, "wkpi ") {
+		t.Errorf("version: exit %d, %q", code, stdout)
+	}
+}

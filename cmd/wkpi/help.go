@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"wkpi-web/core/spec"
+)
+
+// runHelp is `wkpi help [TOPIC]`: a command's flags, a group of settings
+// in full, the list of groups, or the presets.
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		usage(stdout)
+		return nil
+	}
+	topic := strings.ToLower(args[0])
+	for _, c := range commands() {
+		if c.name == topic && c.name != "help" && c.name != "version" {
+			return c.run(ctx, []string{"-h"}, stdout, stdout)
+		}
+	}
+	switch topic {
+	case "settings":
+		fmt.Fprintln(stdout, "Settings come in groups; `wkpi help GROUP` explains one:")
+		for _, g := range spec.Groups() {
+			if n := len(fieldsOf(g)); n > 0 {
+				fmt.Fprintf(stdout, "  %-12s %d settings\n", g, n)
+			}
+		}
+		fmt.Fprintln(stdout, "Presets (`wkpi help presets`) set many at once; flags given after them change single settings.")
+		return nil
+	case "presets":
+		return printPresets(stdout)
+	}
+	g := spec.Group(topic)
+	if !slices.Contains(spec.Groups(), g) || len(fieldsOf(g)) == 0 {
+		return fmt.Errorf("no help on %q: try a command (eval, train, ...), settings, presets, or a group (descriptors, images, learning, svm, protocol, scale)", args[0])
+	}
+	fmt.Fprintf(stdout, "%s\n", g.Title())
+	def := spec.Defaults()
+	for _, f := range fieldsOf(g) {
+		fmt.Fprintf(stdout, "\n  -%s  (%s)\n      %s\n", f.Name, f.Label, f.Help)
+		if a := f.Allowed(); a != "" {
+			fmt.Fprintf(stdout, "      allowed: %s\n", a)
+		}
+		fmt.Fprintf(stdout, "      default: %q\n", f.Get(&def))
+	}
+	return nil
+}
+
+func fieldsOf(g spec.Group) []spec.Field {
+	var out []spec.Field
+	for _, f := range spec.Fields() {
+		if f.Group == g {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// printPresets lists each preset's differences from the defaults.
+func printPresets(w io.Writer) error {
+	def := spec.Defaults()
+	names := []string{"default", "paper", "size-aware"}
+	for _, name := range names {
+		p := spec.Presets()[name]()
+		var diffs []string
+		for _, f := range spec.Fields() {
+			if v := f.Get(&p); v != f.Get(&def) {
+				diffs = append(diffs, fmt.Sprintf("-%s %s", f.Name, v))
+			}
+		}
+		if len(diffs) == 0 {
+			diffs = []string{"(the defaults)"}
+		}
+		fmt.Fprintf(w, "  -preset %-10s  %s\n", name, strings.Join(diffs, " "))
+	}
+	return nil
+}
+
+// runVersion is `wkpi version`: the module version or VCS revision the
+// binary was built from, and the Go toolchain.
+func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
+	version, rev, dirty := "(devel)", "", false
+	if info, ok := debug.ReadBuildInfo(); ok {
+		version = info.Main.Version
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	line := "wkpi " + version
+	if rev != "" {
+		line += " " + rev
+		if dirty {
+			line += "+modified"
+		}
+	}
+	_, err := fmt.Fprintf(stdout, "%s %s %s/%s\n", line, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return err
+}

@@ -1,0 +1,113 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"wkpi-web/core/features"
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/learn"
+	"wkpi-web/core/pimage"
+	"wkpi-web/core/spec"
+)
+
+// Setup is a Spec made into the core's configuration: the one translator
+// that the command line, the page's workers and the edge share.
+type Setup struct {
+	Spec spec.Spec
+	// Features are the feature settings; in node-label mode without the
+	// label vocabulary, which each training set fits (FeaturesFor).
+	Features features.Settings
+	// Config is the WKPI-SVM setting; with Spec.ChoosesSVM its SVM grid
+	// chooses Gauss and C in every fold.
+	Config Config
+	// Grid is the grid of a search (Spec.Searches); zero otherwise.
+	Grid Grid
+}
+
+// FromSpec validates s and translates it.
+func FromSpec(s spec.Spec) (Setup, error) {
+	if err := s.Validate(); err != nil {
+		return Setup{}, err
+	}
+	u := Setup{Spec: s}
+
+	f := features.Default(filtration.Kind(s.Descriptor))
+	f.Channels = strings.Split(s.Channels, ",")
+	for i := range f.Channels {
+		f.Channels[i] = strings.TrimSpace(f.Channels[i])
+	}
+	f.Rows, f.Tau, f.Weighting = s.Rows, s.Tau, pimage.Weighting(s.Weighting)
+	f.KeepZero, f.Normalize = s.KeepZero, !s.Raw
+	if s.Persistence != "none" {
+		f.Persistence = s.Persistence
+	}
+	f.Filtration.Rule, f.Filtration.EdgeValued = filtration.Rule(s.Rule), s.EdgeValued
+	f.Filtration.Alpha, f.Filtration.HKSTime = s.Alpha, s.HKSTime
+	extra, err := features.ExtraFor(f.Filtration.Kind, s.Labels, s.Extra)
+	if err != nil {
+		return u, fmt.Errorf("extra: %w", err)
+	}
+	// Every descriptor is computed as the main one is, but for its kind
+	// and its own heat kernel time.
+	for _, o := range extra {
+		o.Rule, o.EdgeValued, o.Alpha = f.Filtration.Rule, f.Filtration.EdgeValued, s.Alpha
+		if o.Kind == filtration.KindHKS && o.HKSTime == 0 {
+			o.HKSTime = s.HKSTime
+		}
+		f.Extra = append(f.Extra, o)
+	}
+	u.Features = f
+
+	o := learn.DefaultOptions()
+	o.M, o.Init, o.Optimizer, o.Objective = s.M, s.Init, s.Optimizer, s.Objective
+	o.Penalty, o.Prior, o.Contrast, o.Channels = s.Penalty, s.Prior, s.Contrast, s.ChannelScales
+	o.BatchSize, o.MaxIter, o.Seed = s.Batch, s.Iterations, s.Seed
+	u.Config = Config{Sigma: s.Sigma, C: s.C, Gauss: s.Gauss, Learn: o, Variant: kernel.WKPI, Nystrom: s.Nystrom}
+	if s.Kernel == "alt" {
+		u.Config.Variant = kernel.Alt
+	}
+	if s.ChoosesSVM() {
+		u.Config.SVM = DefaultSVMGrid()
+	}
+	if s.Searches() {
+		g, err := spec.ParseGrid(s.Grid)
+		if err != nil {
+			return u, fmt.Errorf("grid: %w", err)
+		}
+		u.Grid = Grid{Ms: g.M, Sigmas: g.Sigma, Cs: g.C}
+	}
+	return u, nil
+}
+
+// Plan is the cross-validation of repeat r (0 for the first): Spec.Folds
+// folds split with seed Spec.Seed + r.
+func (u Setup) Plan(r int) Plan {
+	return Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r)}
+}
+
+// FeaturesFor returns the feature settings for a training set (indices
+// into graphs; nil for all): in node-label mode with the vocabulary of
+// those graphs' labels, shown by names (a TU README's code table; nil
+// keeps codes), otherwise Features.
+func (u Setup) FeaturesFor(graphs []*graph.Graph, train []int, names map[string]string) (features.Settings, error) {
+	if !u.Spec.Labels {
+		return u.Features, nil
+	}
+	s, err := u.Features.WithLabels(graphs, train, u.Spec.LabelGroups, u.Spec.LabelTime, names)
+	if err != nil {
+		return s, fmt.Errorf("labels: %w", err)
+	}
+	return s, nil
+}
+
+// Mode names the feature mode for summaries: structure only, or the
+// node-label mode with its groups and time.
+func (u Setup) Mode() string {
+	if !u.Spec.Labels {
+		return features.Settings{}.Mode()
+	}
+	return fmt.Sprintf("%s: %d most frequent + other, t = %g", features.Settings{Labels: &features.Labels{}}.Mode(), u.Spec.LabelGroups, u.Spec.LabelTime)
+}

@@ -1,0 +1,224 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FieldError is one bad setting: the field's name, the value given and
+// what the field allows.
+type FieldError struct {
+	Field string
+	Value string
+	Want  string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("%s: %q: want %s", e.Field, e.Value, e.Want)
+}
+
+// Errors are all the bad settings of a Spec, one per field, in the order
+// of Fields.
+type Errors []*FieldError
+
+func (e Errors) Error() string {
+	lines := make([]string, len(e))
+	for i, fe := range e {
+		lines[i] = fe.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Validate checks every setting and returns nil or Errors with one entry
+// per bad field, naming the field and what it allows. The CLI, the page's
+// workers and the edge all call it, so a value is refused the same way
+// everywhere.
+func (s Spec) Validate() error {
+	var errs Errors
+	bad := make(map[string]bool)
+	for _, f := range Fields() {
+		if fe := f.validate(&s); fe != nil {
+			errs = append(errs, fe)
+			bad[f.Name] = true
+		}
+	}
+	// Settings that are fine alone but not together; reported once, on
+	// the second field, when neither is already wrong.
+	pair := func(field, want string, wrong bool) {
+		if wrong && !bad[field] {
+			f, _ := Lookup(field)
+			errs = append(errs, &FieldError{Field: field, Value: f.Get(&s), Want: want})
+		}
+	}
+	pair("edge-valued", "false unless rule is min (an edge-valued filtration keeps each edge's own value)", s.EdgeValued && s.Rule != "min" && !bad["rule"])
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+func (f Field) validate(s *Spec) *FieldError {
+	fail := func(want string) *FieldError { return &FieldError{Field: f.Name, Value: f.Get(s), Want: want} }
+	switch p := f.ref(s).(type) {
+	case *string:
+		if len(f.Choices) > 0 && !slices.Contains(f.Choices, *p) {
+			return fail(f.Allowed())
+		}
+		if f.check != nil {
+			if err := f.check(*p); err != nil {
+				return fail(err.Error())
+			}
+		}
+	case *int:
+		if !f.inRange(float64(*p)) {
+			return fail(f.Allowed())
+		}
+	case *float64:
+		if math.IsNaN(*p) || math.IsInf(*p, 0) || !f.inRange(*p) {
+			return fail(f.Allowed())
+		}
+	}
+	return nil
+}
+
+func (f Field) inRange(v float64) bool {
+	if v < f.Min || (f.MinOpen && v == f.Min) {
+		return false
+	}
+	return v <= f.Max
+}
+
+// SubDiagrams are the parts of a persistence diagram an image channel
+// may join: ordinary 0-dim, relative 1-dim, extended 0- and 1-dim.
+func SubDiagrams() []string { return []string{"ord0", "rel1", "ext0", "ext1"} }
+
+func checkChannels(text string) error {
+	const want = "comma-separated unions (+) of ord0, rel1, ext0, ext1"
+	parts := strings.Split(text, ",")
+	for _, c := range parts {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			return fmt.Errorf("%s, with no empty channel", want)
+		}
+		for _, d := range strings.Split(c, "+") {
+			if !slices.Contains(SubDiagrams(), d) {
+				return fmt.Errorf("%s (%q is none of them)", want, d)
+			}
+		}
+	}
+	return nil
+}
+
+// DescriptorKinds are the descriptor functions a Spec can name.
+func DescriptorKinds() []string { return []string{"ricci", "jaccard", "degree", "hks", "given"} }
+
+// Descriptor is one entry of a descriptor list: a kind and, for hks, a
+// time (0: the HKSTime setting).
+type Descriptor struct {
+	Kind string
+	Time float64
+}
+
+// ParseDescriptors reads a descriptor list such as "hks,hks@0.5,degree":
+// comma-separated kinds, hks@t for the heat kernel signature at time t.
+func ParseDescriptors(text string) ([]Descriptor, error) {
+	var out []Descriptor
+	for _, part := range strings.Split(text, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, at, timed := strings.Cut(part, "@")
+		if !slices.Contains(DescriptorKinds(), name) {
+			return nil, fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t or given)", name)
+		}
+		d := Descriptor{Kind: name}
+		if timed {
+			t, err := strconv.ParseFloat(at, 64)
+			if name != "hks" || err != nil || !(t > 0) || math.IsInf(t, 0) {
+				return nil, fmt.Errorf("%q: only hks takes @t, with t a positive number", part)
+			}
+			d.Time = t
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func checkExtra(text string) error {
+	switch strings.TrimSpace(text) {
+	case "", NoExtra:
+		return nil
+	}
+	if _, err := ParseDescriptors(text); err != nil {
+		return fmt.Errorf("empty, none, or a list such as hks,hks@0.5,degree (%v)", err)
+	}
+	return nil
+}
+
+// GridValues are the values a grid search tries.
+type GridValues struct {
+	M     []int
+	Sigma []float64
+	C     []float64
+}
+
+// PaperGrid is the grid of the paper (m in 3..8, sigma in 10^-3..10^2)
+// with a C grid for the SVM on the unit-diagonal kernel.
+func PaperGrid() GridValues {
+	return GridValues{
+		M:     []int{3, 4, 5, 6, 7, 8},
+		Sigma: []float64{0.001, 0.01, 0.1, 1, 10, 100},
+		C:     []float64{0.1, 1, 10, 100, 1000},
+	}
+}
+
+// ParseGrid reads "paper" (or "") or "m=3,4;sigma=0.1,1;C=1,10"; keys
+// left out take the paper's values.
+func ParseGrid(text string) (GridValues, error) {
+	g := PaperGrid()
+	if text = strings.TrimSpace(text); text == "" || text == GridPaper {
+		return g, nil
+	}
+	for _, part := range strings.Split(text, ";") {
+		key, vals, ok := strings.Cut(part, "=")
+		if !ok {
+			return g, fmt.Errorf("%q is not key=v1,v2", part)
+		}
+		var nums []float64
+		for _, v := range strings.Split(vals, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return g, fmt.Errorf("%q is not a positive number", v)
+			}
+			nums = append(nums, x)
+		}
+		switch strings.TrimSpace(key) {
+		case "m":
+			g.M = nil
+			for _, x := range nums {
+				if x != math.Trunc(x) {
+					return g, fmt.Errorf("m %g is not a whole number", x)
+				}
+				g.M = append(g.M, int(x))
+			}
+		case "sigma":
+			g.Sigma = nums
+		case "C":
+			g.C = nums
+		default:
+			return g, fmt.Errorf("unknown key %q (want m, sigma, C)", key)
+		}
+	}
+	return g, nil
+}
+
+func checkGrid(text string) error {
+	if _, err := ParseGrid(text); err != nil {
+		return fmt.Errorf("empty, paper, or m=3,4;sigma=0.1,1;C=1,10 (%v)", err)
+	}
+	return nil
+}
