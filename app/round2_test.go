@@ -54,7 +54,6 @@ func TestPairedTest(t *testing.T) {
 	}
 }
 
-
 // TestStackedPoints: MUTAG graph 0's Rel1 has five points on three spots;
 // each spot is drawn once and says how many points it holds.
 func TestStackedPoints(t *testing.T) {
