@@ -35,21 +35,29 @@
 // disagree at the two ends (C=1CCCC-1), empty branches and bonds or dots
 // with nothing after them.
 //
-// Differences from RDKit's MolFromSmiles, all found by the tests:
+// Differences from RDKit's MolFromSmiles (2022.09), all checked by the
+// tests against RDKit itself:
 //
 //   - No chemistry is checked: valences (RDKit refuses five-bonded carbon
-//     and the hypervalent metal complexes of the NCI set) and aromaticity
-//     (RDKit refuses c1cc1, which cannot be kekulised) are accepted.
+//     and the six hypervalent metal complexes and nitro groups of its NCI
+//     sample) and aromaticity (RDKit refuses c1cc1, which cannot be
+//     kekulised, and aromatic atoms outside rings) are accepted.
+//   - The empty string is an error ("empty SMILES"); RDKit returns an
+//     empty molecule.
 //   - RDKit takes the opening symbol of a ring bond written differently at
 //     its two ends; Parse reports the conflict.
-//   - Parse reads the SMILES string only. RDKit skips white space around
-//     it and reads a name or a CXSMILES extension after a space.
-//   - Only OpenSMILES's chirality classes parse (@TH1-2, @AL1-2, @SP1-3,
-//     @TB1-20, @OH1-30); RDKit also takes @TB0 and @OH0. Only OpenSMILES's
-//     aromatic bracket symbols parse (b c n o p s se as te), and no
-//     retired symbols such as [Uuo].
-//   - OpenSMILES allows a dot right after '(' ("C(.C)C"); RDKit does not.
-//     A ring number %01 means 1, as in OpenSMILES; RDKit refuses it.
+//   - Parse reads the SMILES string alone. RDKit trims white space, reads
+//     a name or a CXSMILES extension after a space, and stops at a
+//     non-ASCII character.
+//   - '/' and '' are single bonds. Between two aromatic atoms RDKit's
+//     parser calls them aromatic until sanitisation makes them single.
+//   - Only OpenSMILES's bracket syntax parses: chirality @TH1-2, @AL1-2,
+//     @SP1-3, @TB1-20 and @OH1-30 (RDKit also reads @OH, @TB0 and the
+//     like as unspecified), charges of at most two digits, the aromatic
+//     symbols b c n o p s se as te, and current element symbols (RDKit
+//     also reads [Uuo]). OpenSMILES's own liberties that RDKit refuses are
+//     accepted: a dot right after '(' ("C(.C)C"), ring number %01 for 1,
+//     and the charge -02.
 //   - Like RDKit and unlike OpenSMILES, Parse accepts ring bonds after a
 //     branch, C(C)1CC1, and ring numbers above 99 written %(123).
 package smiles
