@@ -38,9 +38,9 @@
 // Differences from RDKit's MolFromSmiles (2022.09), all checked by the
 // tests against RDKit itself:
 //
-//   - No chemistry is checked: valences (RDKit refuses five-bonded carbon
-//     and the six hypervalent metal complexes and nitro groups of its NCI
-//     sample) and aromaticity (RDKit refuses c1cc1, which cannot be
+//   - No chemistry is checked: valences (RDKit refuses five-bonded carbon,
+//     and six molecules of its NCI sample, metal complexes and over-bonded
+//     N and O) and aromaticity (RDKit refuses c1cc1, which cannot be
 //     kekulised, and aromatic atoms outside rings) are accepted.
 //   - The empty string is an error ("empty SMILES"); RDKit returns an
 //     empty molecule.
@@ -49,7 +49,7 @@
 //   - Parse reads the SMILES string alone. RDKit trims white space, reads
 //     a name or a CXSMILES extension after a space, and stops at a
 //     non-ASCII character.
-//   - '/' and '' are single bonds. Between two aromatic atoms RDKit's
+//   - / and \ are single bonds. Between two aromatic atoms RDKit's
 //     parser calls them aromatic until sanitisation makes them single.
 //   - Only OpenSMILES's bracket syntax parses: chirality @TH1-2, @AL1-2,
 //     @SP1-3, @TB1-20 and @OH1-30 (RDKit also reads @OH, @TB0 and the
