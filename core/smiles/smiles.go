@@ -433,6 +433,8 @@ func (p *parser) bracketAtom(start int) (atom, int, error) {
 	case c == '*':
 		a.symbol = Wildcard
 		j++
+	case j >= len(s):
+		return a, 0, p.errAt(start, "'[' is never closed")
 	default:
 		return a, 0, p.errAt(j, "bracket atom without an element symbol")
 	}

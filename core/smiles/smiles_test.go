@@ -170,6 +170,8 @@ var errorCases = []struct {
 	{"[NH4+", 1, "'[' is never closed"},
 	{"C[C", 2, "'[' is never closed"},
 	{"[C[N]", 1, "'[' is never closed"},
+	{"[", 1, "'[' is never closed"},
+	{"C[13", 2, "'[' is never closed"},
 	{"[]", 2, "bracket atom without an element symbol"},
 	{"[+]", 2, "bracket atom without an element symbol"},
 	{"[13]", 4, "bracket atom without an element symbol"},
