@@ -2,6 +2,7 @@ package smiles
 
 import (
 	"fmt"
+	"iter"
 	"unicode/utf8"
 
 	"wkpi-web/core/graph"
@@ -57,6 +58,9 @@ type atom struct {
 	// nonTetrahedral marks @SP, @TB and @OH centres, whose hydrogens
 	// RDKit keeps.
 	nonTetrahedral bool
+
+	degree   int
+	lastBond int // the atom's bonds form a list through bond.next; -1 ends it
 }
 
 type bond struct {
@@ -65,6 +69,7 @@ type bond struct {
 	// directional marks '/' and '\': a hydrogen on such a bond may define
 	// double-bond geometry, and RDKit keeps it then.
 	directional bool
+	next        [2]int // the previous bond of u and of v
 }
 
 // ringOpen is a ring bond number waiting for its partner.
@@ -87,7 +92,6 @@ type parser struct {
 	s     string
 	atoms []atom
 	bonds []bond
-	adj   [][]int // bond indices per atom
 }
 
 // errAt builds a SyntaxError at byte offset i. The parser stops at the
@@ -98,6 +102,10 @@ func (p *parser) errAt(i int, format string, args ...any) *SyntaxError {
 
 func (p *parser) parse() error {
 	s := p.s
+	// A SMILES has fewer atoms and bonds than characters: one allocation
+	// each instead of repeated growth.
+	p.atoms = make([]atom, 0, len(s))
+	p.bonds = make([]bond, 0, len(s))
 	prev := -1 // the atom a following atom or ring bond attaches to
 	var pend byte
 	pendPos := 0
@@ -116,8 +124,8 @@ func (p *parser) parse() error {
 				return err
 			}
 			idx := len(p.atoms)
+			a.lastBond = -1
 			p.atoms = append(p.atoms, a)
-			p.adj = append(p.adj, nil)
 			if prev >= 0 {
 				p.addBond(prev, idx, pend)
 			}
@@ -271,19 +279,40 @@ func (p *parser) addBond(u, v int, sym byte) {
 		label = BondAromatic
 	}
 	k := len(p.bonds)
-	p.bonds = append(p.bonds, bond{u: u, v: v, label: label, directional: isDirection(sym)})
-	p.adj[u] = append(p.adj[u], k)
-	p.adj[v] = append(p.adj[v], k)
+	p.bonds = append(p.bonds, bond{
+		u: u, v: v, label: label, directional: isDirection(sym),
+		next: [2]int{p.atoms[u].lastBond, p.atoms[v].lastBond},
+	})
+	p.atoms[u].lastBond, p.atoms[v].lastBond = k, k
+	p.atoms[u].degree++
+	p.atoms[v].degree++
+}
+
+// bondsOf yields the bonds of atom a with the neighbour each leads to.
+func (p *parser) bondsOf(a int) iter.Seq2[int, int] {
+	return func(yield func(k, neighbour int) bool) {
+		for k := p.atoms[a].lastBond; k >= 0; {
+			b := &p.bonds[k]
+			nb, next := b.v, b.next[0]
+			if b.v == a {
+				nb, next = b.u, b.next[1]
+			}
+			if !yield(k, nb) {
+				return
+			}
+			k = next
+		}
+	}
 }
 
 // bonded reports whether u and v already share a bond, scanning the
 // shorter of their bond lists.
 func (p *parser) bonded(u, v int) bool {
-	if len(p.adj[u]) > len(p.adj[v]) {
+	if p.atoms[u].degree > p.atoms[v].degree {
 		u, v = v, u
 	}
-	for _, k := range p.adj[u] {
-		if b := p.bonds[k]; b.u == v || b.v == v {
+	for _, nb := range p.bondsOf(u) {
+		if nb == v {
 			return true
 		}
 	}
@@ -575,10 +604,10 @@ func (p *parser) graph() (*graph.Graph, error) {
 // defines the double bond's geometry).
 func (p *parser) dropHydrogen(i int) bool {
 	a := p.atoms[i]
-	if !a.hydrogen || a.isotope || len(p.adj[i]) != 1 {
+	if !a.hydrogen || a.isotope || a.degree != 1 {
 		return false
 	}
-	b := p.bonds[p.adj[i][0]]
+	b := p.bonds[a.lastBond] // its only bond
 	nb := b.u
 	if nb == i {
 		nb = b.v
@@ -587,8 +616,8 @@ func (p *parser) dropHydrogen(i int) bool {
 	if na.hydrogen || na.symbol == Wildcard || na.nonTetrahedral {
 		return false
 	}
-	if b.directional && len(p.adj[nb]) == 2 {
-		for _, k := range p.adj[nb] {
+	if b.directional && na.degree == 2 {
+		for k := range p.bondsOf(nb) {
 			if p.bonds[k].label == BondDouble {
 				return false
 			}
