@@ -102,10 +102,17 @@ func (p *parser) errAt(i int, format string, args ...any) *SyntaxError {
 
 func (p *parser) parse() error {
 	s := p.s
-	// A SMILES has fewer atoms and bonds than characters: one allocation
-	// each instead of repeated growth.
-	p.atoms = make([]atom, 0, len(s))
-	p.bonds = make([]bond, 0, len(s))
+	// Every atom has a letter or '*', and there are about as many bonds as
+	// atoms: sizing the slices by them saves repeated growth without
+	// reserving room for the digits of an isotope or a class.
+	letters := 0
+	for i := range len(s) {
+		if isLetter(s[i]) || s[i] == '*' {
+			letters++
+		}
+	}
+	p.atoms = make([]atom, 0, letters)
+	p.bonds = make([]bond, 0, letters)
 	prev := -1 // the atom a following atom or ring bond attaches to
 	var pend byte
 	pendPos := 0
