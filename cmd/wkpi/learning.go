@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"wkpi-web/core/compare"
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
@@ -295,8 +296,8 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		secs += rep.Seconds
 	}
 	tw.Flush()
-	mean, std := eval.MeanStd(accs)
-	bmean, bstd := eval.MeanStd(base)
+	mean, std := crossval.MeanStd(accs)
+	bmean, bstd := crossval.MeanStd(base)
 	if len(reports) == 1 {
 		std, bstd = reports[0].Learned.Std, reports[0].Baseline.Std
 	}
@@ -388,8 +389,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		unit, _ := eval.MeanStd(ch.Inner[0])
-		sized, _ := eval.MeanStd(ch.Inner[1])
+		unit, _ := crossval.MeanStd(ch.Inner[0])
+		sized, _ := crossval.MeanStd(ch.Inner[1])
 		fmt.Fprintf(stderr, "wkpi train: automatic choice: %s (inner CV accuracy of the unlearned kernels: %.3f unit images, %.3f size-aware)\n",
 			[]string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
 	} else if m, err = w.Train(ctx, ds.Name, ds.Classes, cfg, prog); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/progress"
 )
@@ -184,6 +185,6 @@ func RunMethod(ctx context.Context, d *Data, name string, o Options, prog progre
 		secs = time.Since(start).Seconds()
 	}
 	m := Method{Name: name, Folds: folds, Chosen: chosen, Seconds: secs}
-	m.Accuracy, m.Std = eval.MeanStd(folds)
+	m.Accuracy, m.Std = crossval.MeanStd(folds)
 	return m, nil
 }

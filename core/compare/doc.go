@@ -1,8 +1,8 @@
 // Package compare runs the comparison of the WKPI paper (Zhao & Wang,
 // NeurIPS 2019, Tables 1, 2, 4 and 5) on one dataset: WKPI and every
-// baseline on the same stratified outer folds (eval.StratifiedKFold with
+// baseline on the same stratified outer folds (crossval.StratifiedKFold with
 // one seed), each method's own hyper-parameters chosen by inner
-// cross-validation on the training folds alone (eval.Nested: inner
+// cross-validation on the training folds alone (crossval.Nested: inner
 // stratified folds split with seed + fold + 1, best mean inner accuracy,
 // ties to the first cell), and a paired test of every method against WKPI
 // over the outer folds (Wilcoxon signed-rank and paired t, see Compare).

@@ -1,10 +1,10 @@
-package eval_test
+package crossval_test
 
 import (
 	"context"
 	"fmt"
 
-	"wkpi-web/core/eval"
+	"wkpi-web/core/crossval"
 )
 
 // nearest is 1-nearest-neighbour on points of a line.
@@ -13,7 +13,7 @@ type nearest struct {
 	labels []int
 }
 
-func (l nearest) Fit(_ context.Context, train []int) (eval.Predictor, error) {
+func (l nearest) Fit(_ context.Context, train []int) (crossval.Predictor, error) {
 	return fitted{l, train}, nil
 }
 
@@ -43,12 +43,12 @@ func abs(v float64) float64 { return max(v, -v) }
 func Example() {
 	x := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 5, 5.1, 5.2, 5.3, 5.4, 5.5, 5.6, 5.7, 5.8, 5.9}
 	labels := []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
-	folds, err := eval.StratifiedKFold(labels, 10, 42)
+	folds, err := crossval.StratifiedKFold(labels, 10, 42)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	r, err := eval.CrossValidate(context.Background(), labels, folds, 10, nearest{x, labels}, nil)
+	r, err := crossval.CrossValidate(context.Background(), labels, folds, 10, nearest{x, labels}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
