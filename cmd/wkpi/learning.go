@@ -14,7 +14,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"wkpi-web/core/compare"
 	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
@@ -310,7 +309,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 			allBase = append(allBase, fold.Baseline)
 		}
 	}
-	paired, err := compare.Compare(all, allBase)
+	paired, err := crossval.Compare(all, allBase)
 	if err != nil {
 		return err
 	}
