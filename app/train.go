@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/wasm/protocol"
 )
@@ -133,7 +134,7 @@ func (t *TrainTab) results() app.UI {
 }
 
 // accuracy shows mean ± std in percent; data-value keeps the raw mean.
-func accuracy(id string, r eval.Result) app.UI {
+func accuracy(id string, r crossval.Result) app.UI {
 	return app.Span().ID(id).Class("accuracy").DataSet("value", r.Accuracy).
 		Text(fmt.Sprintf("%.1f ± %.1f %%", 100*r.Accuracy, 100*r.Std))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/spec"
 	"wkpi-web/wasm/pool"
@@ -54,8 +55,8 @@ func (c *cvRun) addFold(f eval.Fold) {
 		learned[k], baseline[k] = g.Accuracy, g.Baseline
 	}
 	c.tally.Done = len(c.folds)
-	c.tally.Learned, _ = eval.MeanStd(learned)
-	c.tally.Baseline, _ = eval.MeanStd(baseline)
+	c.tally.Learned, _ = crossval.MeanStd(learned)
+	c.tally.Baseline, _ = crossval.MeanStd(baseline)
 }
 
 // addPart records a finished job's folds; once every fold's part is in,

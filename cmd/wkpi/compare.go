@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"wkpi-web/core/compare"
-	"wkpi-web/core/eval"
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/spec"
 )
@@ -82,7 +82,7 @@ func printComparison(w io.Writer, res compare.Result, folds int) {
 	for _, m := range res.Methods {
 		diff, wp, tp := "", "", ""
 		if m.Paired != nil {
-			mean, _ := eval.MeanStd(m.Paired.Differences)
+			mean, _ := crossval.MeanStd(m.Paired.Differences)
 			diff, wp, tp = fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("%.3f", m.Paired.WilcoxonP), fmt.Sprintf("%.3f", m.Paired.TP)
 		}
 		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%.1f\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, m.Seconds, diff, wp, tp)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"wkpi-web/core/eval"
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -62,7 +62,7 @@ func TestCompareJSON(t *testing.T) {
 		if ms[i].Secs == nil || len(ms[i].Folds) != 5 {
 			t.Errorf("%s: %d folds, seconds %v", ms[i].Name, len(ms[i].Folds), ms[i].Secs)
 		}
-		if mean, std := eval.MeanStd(ms[i].Folds); math.Abs(mean-ms[i].Mean) > 1e-12 || math.Abs(std-ms[i].Std) > 1e-12 {
+		if mean, std := crossval.MeanStd(ms[i].Folds); math.Abs(mean-ms[i].Mean) > 1e-12 || math.Abs(std-ms[i].Std) > 1e-12 {
 			t.Errorf("%s: mean %g std %g, folds give %g and %g", ms[i].Name, ms[i].Mean, ms[i].Std, mean, std)
 		}
 	}
@@ -73,7 +73,7 @@ func TestCompareJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	folds, _ := eval.StratifiedKFold(ds.Labels, 5, 3)
+	folds, _ := crossval.StratifiedKFold(ds.Labels, 5, 3)
 	for f := range 5 {
 		count := map[int]int{}
 		n := 0

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"wkpi-web/core/compare"
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
@@ -128,8 +128,8 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		secs += rep.Seconds
 	}
 	tw.Flush()
-	mean, std := eval.MeanStd(accs)
-	bmean, bstd := eval.MeanStd(base)
+	mean, std := crossval.MeanStd(accs)
+	bmean, bstd := crossval.MeanStd(base)
 	if len(reports) == 1 {
 		std, bstd = reports[0].Learned.Std, reports[0].Baseline.Std
 	}
@@ -142,7 +142,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 			allBase = append(allBase, fold.Baseline)
 		}
 	}
-	paired, err := compare.Compare(all, allBase)
+	paired, err := crossval.Compare(all, allBase)
 	if err != nil {
 		return err
 	}
@@ -222,8 +222,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		unit, _ := eval.MeanStd(ch.Inner[0])
-		sized, _ := eval.MeanStd(ch.Inner[1])
+		unit, _ := crossval.MeanStd(ch.Inner[0])
+		sized, _ := crossval.MeanStd(ch.Inner[1])
 		fmt.Fprintf(stderr, "wkpi train: automatic choice: %s (inner CV accuracy of the unlearned kernels: %.3f unit images, %.3f size-aware)\n",
 			[]string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
 	} else if m, err = w.Train(ctx, ds.Name, ds.Classes, cfg, prog); err != nil {

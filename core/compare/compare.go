@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/progress"
 )
@@ -93,7 +94,7 @@ type Method struct {
 	Chosen []string `json:"chosen,omitempty"`
 	// Paired compares the folds with WKPI's (absent for WKPI itself or
 	// when WKPI did not run).
-	Paired *Paired `json:"paired,omitempty"`
+	Paired *crossval.Paired `json:"paired,omitempty"`
 }
 
 // Result is a whole comparison on one dataset.
@@ -148,7 +149,7 @@ func Pair(res *Result) error {
 		if k == i {
 			continue
 		}
-		p, err := Compare(res.Methods[k].Folds, res.Methods[i].Folds)
+		p, err := crossval.Compare(res.Methods[k].Folds, res.Methods[i].Folds)
 		if err != nil {
 			return fmt.Errorf("%s against %s: %w", res.Methods[k].Name, WKPI, err)
 		}
@@ -184,6 +185,6 @@ func RunMethod(ctx context.Context, d *Data, name string, o Options, prog progre
 		secs = time.Since(start).Seconds()
 	}
 	m := Method{Name: name, Folds: folds, Chosen: chosen, Seconds: secs}
-	m.Accuracy, m.Std = eval.MeanStd(folds)
+	m.Accuracy, m.Std = crossval.MeanStd(folds)
 	return m, nil
 }

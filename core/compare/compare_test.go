@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
@@ -39,7 +40,7 @@ func mutag(t testing.TB) *Data {
 }
 
 // plainMedian: the median of all training pairs, by a full sort (MUTAG's
-// training sets are under 300 samples (eval.Median), so nothing is sampled).
+// training sets are under 300 samples (crossval.Median), so nothing is sampled).
 func plainMedian(d [][]float64, train []int) float64 {
 	var v []float64
 	for a := range train {
@@ -136,7 +137,7 @@ func TestNestedMatchesPlainLoop(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	outer, err := eval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
+	outer, err := crossval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestNestedMatchesPlainLoop(t *testing.T) {
 		for i, s := range train {
 			sub[i] = d.Labels[s]
 		}
-		inner, err := eval.StratifiedKFold(sub, o.Inner, o.Seed+int64(f)+1)
+		inner, err := crossval.StratifiedKFold(sub, o.Inner, o.Seed+int64(f)+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestMajority(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	folds, _ := eval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
+	folds, _ := crossval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
 	for f := range o.Folds {
 		count := map[int]int{}
 		n := 0

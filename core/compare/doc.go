@@ -1,11 +1,12 @@
 // Package compare runs the comparison of the WKPI paper (Zhao & Wang,
 // NeurIPS 2019, Tables 1, 2, 4 and 5) on one dataset: WKPI and every
-// baseline on the same stratified outer folds (eval.StratifiedKFold with
+// baseline on the same stratified outer folds (crossval.StratifiedKFold with
 // one seed), each method's own hyper-parameters chosen by inner
-// cross-validation on the training folds alone (eval.Nested: inner
+// cross-validation on the training folds alone (crossval.Nested: inner
 // stratified folds split with seed + fold + 1, best mean inner accuracy,
 // ties to the first cell), and a paired test of every method against WKPI
-// over the outer folds (Wilcoxon signed-rank and paired t, see Compare).
+// over the outer folds (Pair: Wilcoxon signed-rank and paired t,
+// crossval.Compare).
 //
 // # Methods
 //
@@ -15,10 +16,11 @@
 // channel (by default dimension 0, ord0+ext0, and dimension 1, rel1+ext1):
 // the diagram kernels compare each channel apart and add the channels'
 // distances. RBF bandwidths are relative: a kernel exp(-d / (s * m)) of a
-// distance-like d uses m, the median of d over training pairs (at most
-// 300 evenly spaced training samples), so the grid s in Options.Scales =
-// {0.1, 1, 10} means the same on every dataset. P below is the largest
-// persistence of any diagram point of the dataset.
+// distance-like d uses m, the median of d over training pairs
+// (crossval.Median: at most 300 evenly spaced training samples), so the
+// grid s in Options.Scales = {0.1, 1, 10} means the same on every
+// dataset. P below is the largest persistence of any diagram point of the
+// dataset.
 //
 //   - WKPI: eval.WKPI.CrossValidate at Options.WKPI (the defaults of
 //     `wkpi eval`: m = 5, sigma = 0.01, and in every fold the SVM's kernel,

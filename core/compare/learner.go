@@ -6,7 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 
-	"wkpi-web/core/eval"
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/svm"
 )
 
@@ -22,14 +22,14 @@ type fitted interface {
 type source func(ctx context.Context, train []int) (fitted, error)
 
 // svmLearner is a C-SVC on a source's precomputed kernel, an
-// eval.Learner for eval.Nested and eval.CrossValidate.
+// crossval.Learner for crossval.Nested and crossval.CrossValidate.
 type svmLearner struct {
 	labels []int
 	c      float64
 	src    source
 }
 
-func (l svmLearner) Fit(ctx context.Context, train []int) (eval.Predictor, error) {
+func (l svmLearner) Fit(ctx context.Context, train []int) (crossval.Predictor, error) {
 	k, err := l.src(ctx, train)
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (c *medianCache) get(d [][]float64, train []int) float64 {
 	if v, ok := c.m[key]; ok {
 		return v
 	}
-	v := eval.Median(func(i, j int) float64 { return d[i][j] }, train)
+	v := crossval.Median(func(i, j int) float64 { return d[i][j] }, train)
 	c.m[key] = v
 	return v
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graphstats"
 	"wkpi-web/core/kernel"
@@ -71,7 +72,7 @@ type majorityLearner struct{ labels []int }
 
 type constant int
 
-func (l majorityLearner) Fit(_ context.Context, train []int) (eval.Predictor, error) {
+func (l majorityLearner) Fit(_ context.Context, train []int) (crossval.Predictor, error) {
 	count := map[int]int{}
 	best := -1
 	for _, s := range train {
@@ -93,38 +94,38 @@ func (c constant) Predict(_ context.Context, test []int) ([]int, error) {
 }
 
 func (d *Data) runMajority(ctx context.Context, o Options, prog progress.Func) ([]float64, error) {
-	folds, err := eval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
+	folds, err := crossval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
 	if err != nil {
 		return nil, err
 	}
-	r, err := eval.CrossValidate(ctx, d.Labels, folds, o.Folds, majorityLearner{d.Labels}, prog)
+	r, err := crossval.CrossValidate(ctx, d.Labels, folds, o.Folds, majorityLearner{d.Labels}, prog)
 	return r.PerFold, err
 }
 
 // cell is one point of a method's grid apart from C: its parameters and
 // the kernel they give.
 type cell struct {
-	params eval.Params
+	params crossval.Params
 	src    source
 }
 
-// nested chooses a cell and C per outer fold by inner CV (eval.Nested)
+// nested chooses a cell and C per outer fold by inner CV (crossval.Nested)
 // and returns the outer folds' accuracies and choices.
 func (d *Data) nested(ctx context.Context, cells []cell, o Options, prog progress.Func) ([]float64, []string, error) {
-	var grid []eval.Params
+	var grid []crossval.Params
 	byKey := map[string]source{}
 	for _, c := range cells {
 		byKey[c.params.String()] = c.src
 		for _, cv := range o.Cs {
-			p := eval.Params{"C": cv}
+			p := crossval.Params{"C": cv}
 			for k, v := range c.params {
 				p[k] = v
 			}
 			grid = append(grid, p)
 		}
 	}
-	newLearner := func(p eval.Params) eval.Learner {
-		rest := eval.Params{}
+	newLearner := func(p crossval.Params) crossval.Learner {
+		rest := crossval.Params{}
 		for k, v := range p {
 			if k != "C" {
 				rest[k] = v
@@ -132,7 +133,7 @@ func (d *Data) nested(ctx context.Context, cells []cell, o Options, prog progres
 		}
 		return svmLearner{labels: d.Labels, c: p["C"], src: byKey[rest.String()]}
 	}
-	r, err := eval.Nested(ctx, d.Labels, o.Folds, o.Inner, grid, newLearner, o.Seed, prog)
+	r, err := crossval.Nested(ctx, d.Labels, o.Folds, o.Inner, grid, newLearner, o.Seed, prog)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,10 +147,10 @@ func (d *Data) nested(ctx context.Context, cells []cell, o Options, prog progres
 // cells builds a method's grid (without C) and the matrices it needs.
 func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.Func) ([]cell, error) {
 	medians := &medianCache{}
-	scaled := func(dist [][]float64, p eval.Params) []cell {
+	scaled := func(dist [][]float64, p crossval.Params) []cell {
 		var out []cell
 		for _, s := range o.Scales {
-			q := eval.Params{"scale": s}
+			q := crossval.Params{"scale": s}
 			for k, v := range p {
 				q[k] = v
 			}
@@ -172,7 +173,7 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 		}
 		return scaled(dist, nil), nil
 	case PILinear:
-		return []cell{{eval.Params{}, fixedKernel(dots(d.Set.Images))}}, nil
+		return []cell{{crossval.Params{}, fixedKernel(dots(d.Set.Images))}}, nil
 	case SW:
 		var out []cell
 		for _, m := range o.SWDirections {
@@ -182,7 +183,7 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, scaled(dist, eval.Params{"directions": float64(m)})...)
+			out = append(out, scaled(dist, crossval.Params{"directions": float64(m)})...)
 		}
 		return out, nil
 	case PF:
@@ -194,7 +195,7 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, scaled(dist, eval.Params{"bandwidth": h})...)
+			out = append(out, scaled(dist, crossval.Params{"bandwidth": h})...)
 		}
 		return out, nil
 	case PWGK:
@@ -211,14 +212,14 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, scaled(dist, eval.Params{"rho": r})...)
+			out = append(out, scaled(dist, crossval.Params{"rho": r})...)
 		}
 		return out, nil
 	case TrainPWGK:
 		tp := &trainedPWGK{d: d, o: o, rho: o.TrainRho * d.maxPers, capacity: o.Inner + 1}
 		var out []cell
 		for _, s := range o.Scales {
-			out = append(out, cell{eval.Params{"scale": s}, tp.source(s)})
+			out = append(out, cell{crossval.Params{"scale": s}, tp.source(s)})
 		}
 		return out, nil
 	case WL:
@@ -232,14 +233,14 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, cell{eval.Params{"h": float64(h)}, fixedKernel(cosine(k))})
+			out = append(out, cell{crossval.Params{"h": float64(h)}, fixedKernel(cosine(k))})
 		}
 		return out, nil
 	case Stats:
 		x := graphstats.All(d.Graphs)
 		var out []cell
 		for _, s := range o.Scales {
-			out = append(out, cell{eval.Params{"scale": s}, statsSource(x, s)})
+			out = append(out, cell{crossval.Params{"scale": s}, statsSource(x, s)})
 		}
 		return out, nil
 	}
@@ -321,7 +322,7 @@ func statsSource(x [][]float64, scale float64) source {
 			}
 			return s
 		}
-		t := 1 / (scale * eval.Median(d2, train))
+		t := 1 / (scale * crossval.Median(d2, train))
 		return expOf(d2, t, train), nil
 	}
 }

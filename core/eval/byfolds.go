@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"wkpi-web/core/crossval"
 )
 
 // ByTrainingFolds runs a protocol whose features depend on each outer
@@ -17,11 +19,11 @@ import (
 // only those folds run, and the part is returned unmerged, as run would.
 func ByTrainingFolds(ctx context.Context, labels []int, classes int, plan Plan, prepare func(train []int) (*WKPI, error), run func(w *WKPI, plan Plan) (Report, error)) (Report, error) {
 	start := time.Now()
-	folds, err := StratifiedKFold(labels, plan.Folds, plan.Seed)
+	folds, err := crossval.StratifiedKFold(labels, plan.Folds, plan.Seed)
 	if err != nil {
 		return Report{}, err
 	}
-	train, _ := foldSplit(indices(len(labels)), folds, plan.Folds)
+	train, _ := crossval.Split(indices(len(labels)), folds, plan.Folds)
 	var order []*WKPI
 	groups := map[*WKPI][]int{}
 	for f := range plan.Folds {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
 )
@@ -22,11 +23,11 @@ func TestByTrainingFolds(t *testing.T) {
 	cfg := toyConfig()
 	plan := Plan{Folds: 4, Seed: 3}
 	run := func(w *WKPI, plan Plan) (Report, error) { return w.CrossValidate(context.Background(), cfg, plan, nil) }
-	folds, err := StratifiedKFold(ds.Labels, plan.Folds, plan.Seed)
+	folds, err := crossval.StratifiedKFold(ds.Labels, plan.Folds, plan.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, _ := foldSplit(indices(len(ds.Labels)), folds, plan.Folds)
+	train, _ := crossval.Split(indices(len(ds.Labels)), folds, plan.Folds)
 	var seen [][]int
 	rep, err := ByTrainingFolds(context.Background(), ds.Labels, 2, plan, func(tr []int) (*WKPI, error) {
 		seen = append(seen, tr)

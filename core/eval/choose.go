@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
@@ -83,11 +84,11 @@ func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]in
 	sample := pool
 	if len(pool) > o.MaxGraphs {
 		parts := (len(pool) + o.MaxGraphs - 1) / o.MaxGraphs
-		folds, err := StratifiedKFold(cands[0].W.truth(pool), parts, o.Seed)
+		folds, err := crossval.StratifiedKFold(cands[0].W.truth(pool), parts, o.Seed)
 		if err != nil {
 			return nil, err
 		}
-		_, pick := foldSplit(pool, folds, parts)
+		_, pick := crossval.Split(pool, folds, parts)
 		sample = pick[0]
 	}
 	// subs[t] are the positions in sample of training set t's graphs,
@@ -105,7 +106,7 @@ func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]in
 			}
 		}
 		var err error
-		if inner[t], err = StratifiedKFold(cands[0].W.truth(idx), o.Folds, o.Seed+1); err != nil {
+		if inner[t], err = crossval.StratifiedKFold(cands[0].W.truth(idx), o.Folds, o.Seed+1); err != nil {
 			return nil, fmt.Errorf("eval: choice inner split: %w", err)
 		}
 	}
@@ -219,11 +220,11 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	// Every running fold's choice at once, from one sample of all graphs
 	// (chooseAll), so that a fold chooses alike in any job of a split run.
 	labels := cands[0].W.Labels
-	folds, err := StratifiedKFold(labels, plan.Folds, plan.Seed)
+	folds, err := crossval.StratifiedKFold(labels, plan.Folds, plan.Seed)
 	if err != nil {
 		return Report{}, err
 	}
-	train, _ := foldSplit(indices(len(labels)), folds, plan.Folds)
+	train, _ := crossval.Split(indices(len(labels)), folds, plan.Folds)
 	var running [][]int
 	for f := range plan.Folds {
 		if plan.runs(f) {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"wkpi-web/core/crossval"
 )
 
 // noiseWKPI is w's feature set with the images dealt out to the graphs
@@ -66,11 +68,11 @@ func TestChooseInnerBruteForce(t *testing.T) {
 	_, twin := toyWKPI(t)
 	cfg := toyConfig()
 	cands := []Candidate{{twin, cfg}, {w, cfg}}
-	folds, err := StratifiedKFold(w.Labels, 4, 3)
+	folds, err := crossval.StratifiedKFold(w.Labels, 4, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	trains, _ := foldSplit(indices(len(w.Labels)), folds, 4)
+	trains, _ := crossval.Split(indices(len(w.Labels)), folds, 4)
 	for _, maxGraphs := range []int{1000, 30, 20} {
 		o := ChoiceOptions{Folds: 3, MaxGraphs: maxGraphs, Seed: 5, MinT: DefaultChoiceT}
 		ch, err := Choose(context.Background(), cands, trains[1], o)
@@ -98,7 +100,7 @@ func checkInner(t *testing.T, w *WKPI, cfg Config, o ChoiceOptions, pool, train 
 	sample := pool
 	if len(pool) > o.MaxGraphs {
 		parts := (len(pool) + o.MaxGraphs - 1) / o.MaxGraphs
-		split, err := StratifiedKFold(w.truth(pool), parts, o.Seed)
+		split, err := crossval.StratifiedKFold(w.truth(pool), parts, o.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +121,7 @@ func checkInner(t *testing.T, w *WKPI, cfg Config, o ChoiceOptions, pool, train 
 		}
 	}
 	init := oracleInitial(t, w, train, cfg)
-	inner, err := StratifiedKFold(w.truth(sub), o.Folds, o.Seed+1)
+	inner, err := crossval.StratifiedKFold(w.truth(sub), o.Folds, o.Seed+1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func checkInner(t *testing.T, w *WKPI, cfg Config, o ChoiceOptions, pool, train 
 				tr = append(tr, s)
 			}
 		}
-		if want[f], err = Accuracy(oraclePredict(t, w, init, cfg, tr, te), w.truth(te)); err != nil {
+		if want[f], err = crossval.Accuracy(oraclePredict(t, w, init, cfg, tr, te), w.truth(te)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,25 +1,39 @@
-// Package eval holds the generic machinery of classification
-// experiments: stratified k-fold splits, accuracy and confusion matrices,
-// cross-validation of any Learner, nested cross-validation over a
-// parameter grid, and repetition with different seeds.
+// Package eval evaluates WKPI-SVM classifiers on one dataset's features
+// (features.Set): in every outer fold of a stratified cross-validation it
+// learns the weight function on the training graphs (core/learn), trains
+// a C-SVC on the WKPI kernel (core/kernel, core/svm) and tests it, and on
+// the same folds does the same with the initial (unlearned) weight
+// function, so that a Report gives learned against unlearned accuracy
+// fold by fold. WKPI.Train fits one setting on a whole dataset and
+// returns a model (core/model). It is the last stage of the pipeline; the
+// generic parts of the experiments (folds, accuracies, population
+// spreads, the median heuristic) are core/crossval's.
 //
-// Learners see only sample indices into the caller's dataset, so the
-// package knows nothing of graphs, kernels or SVMs.
+// Protocols: WKPI.CrossValidate with one fixed Config; WKPI.Nested over a
+// Grid, every outer fold choosing its cell by inner CV on its training
+// graphs; WKPI.SelectByCost, the paper's second protocol (the cell of
+// least training cost); ByTrainingFolds for features that depend on each
+// fold's training graphs (the node-label vocabulary). A Plan runs some
+// folds only, and Merge joins the reports of disjoint folds, so that a
+// pool of workers can share one cross-validation.
 //
-// Choose and CrossValidateChosen choose between candidate feature sets
-// of one dataset per outer fold by inner CV on that fold's training
-// graphs (`wkpi eval -auto`); Config.SVM (SVMGrid) has every fold choose
-// its SVM's kernel, the WKPI kernel or the Gaussian of the WKPI distance,
-// and C by inner CV of the unlearned kernel on its training graphs. Learning objectives other
-// than TC (kernel-target alignment) and per-block channel scales are in
-// align.go; both need the WKPI kernel's linearity in the pixel weights.
+// Automatic choices, always by inner CV on the training graphs alone:
+// Choose and CrossValidateChosen choose between candidate feature sets of
+// one dataset per outer fold (`wkpi eval -auto`: unit or size-aware
+// images, SizeAware), and TrainChosen does so for a model; Config.SVM
+// (SVMGrid) has every fold choose its SVM's kernel, the WKPI kernel or
+// the Gaussian of the WKPI distance, and C by inner CV of the unlearned
+// kernel. Learning objectives other than TC (kernel-target alignment) and
+// per-block channel scales are in align.go; both need the WKPI kernel's
+// linearity in the pixel weights.
+//
+// Kernel matrices come from a pair table per kernel width (kernel.Table,
+// bounded by WKPI.MaxTableBytes) shared by all folds and weight
+// functions, from direct computation, or with Config.Nystrom from a
+// Nyström approximation on landmark training graphs.
 //
 // A run's independent jobs (outer fold x repeat) can be cut into shards
 // (Shard) run apart, each saved as a Part that names its run (RunID);
 // MergeParts refuses missing, duplicated or foreign parts and gives the
 // reports of the run in one process.
-//
-// Spreads over folds or repeats are population standard deviations
-// (divide by n, numpy's np.std default), the convention of the tables
-// of Zhao and Wang (2019) and most graph-kernel papers.
 package eval

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/progress"
 )
@@ -130,10 +131,10 @@ func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
 	if fold.BaselinePredicted, err = w.predict(ctx, ks, 1, fold.Config.C); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
-	if fold.Accuracy, err = Accuracy(fold.Predicted, truth); err != nil {
+	if fold.Accuracy, err = crossval.Accuracy(fold.Predicted, truth); err != nil {
 		return err
 	}
-	fold.Baseline, err = Accuracy(fold.BaselinePredicted, truth)
+	fold.Baseline, err = crossval.Accuracy(fold.BaselinePredicted, truth)
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/kernel"
 )
 
@@ -16,11 +17,11 @@ func TestFoldGroupsAgree(t *testing.T) {
 	cfg := toyConfig()
 	plan := Plan{Folds: 4, Seed: 7}
 	_, w := toyWKPI(t)
-	folds, err := StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
+	folds, err := crossval.StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, test := foldSplit(indices(len(w.Labels)), folds, plan.Folds)
+	train, test := crossval.Split(indices(len(w.Labels)), folds, plan.Folds)
 	var fits []fitted
 	// The budget for two folds a pass: three quarters of it hold 2.5
 	// times the largest fold's packed Gram and cross matrices (two weight

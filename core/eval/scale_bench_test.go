@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
@@ -57,7 +58,7 @@ func BenchmarkFamilyGramNCI1(b *testing.B) {
 func BenchmarkPairSumsNCI1(b *testing.B) {
 	ds, set := nci1Ricci(b)
 	images, labels := set.Images[:600], ds.Labels[:600]
-	folds, err := StratifiedKFold(labels, 10, 1)
+	folds, err := crossval.StratifiedKFold(labels, 10, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -77,11 +78,11 @@ func BenchmarkPairSumsNCI1(b *testing.B) {
 func BenchmarkSplitsNCI1(b *testing.B) {
 	ds, set := nci1Ricci(b)
 	images, labels, centres := set.Images[:600], ds.Labels[:600], features.Centres(set.Grid, set.Settings)
-	folds, err := StratifiedKFold(labels, 10, 1)
+	folds, err := crossval.StratifiedKFold(labels, 10, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	train, test := foldSplit(indices(len(images)), folds, 10)
+	train, test := crossval.Split(indices(len(images)), folds, 10)
 	var splits []kernel.Split
 	for f := range 10 {
 		m1 := kernel.Mixture{X: []float64{0.2, 0.6}, Y: []float64{0.1, 0.4 + 0.01*float64(f)}, Sigma: []float64{0.3, 0.2}, W: []float64{1, 0.5}}

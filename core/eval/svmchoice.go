@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/svm"
 )
@@ -66,7 +67,7 @@ func (g *SVMGrid) forms(cfg Config) []float64 {
 // D^2 = 2 - 2k): s times the median D^2 over pairs of (up to
 // medianSamples evenly spaced) training samples.
 func gaussWidth(gram [][]float64, s float64) float64 {
-	return s * Median(func(i, j int) float64 { return 2 - 2*gram[i][j] }, indices(len(gram)))
+	return s * crossval.Median(func(i, j int) float64 { return 2 - 2*gram[i][j] }, indices(len(gram)))
 }
 
 // chooseSVM scores every (form, C) cell of cfg.SVM by stratified inner CV
@@ -78,7 +79,7 @@ func chooseSVM(ctx context.Context, gram [][]float64, y []int, cfg Config, seed 
 	if err := g.validate(); err != nil {
 		return cfg, 0, err
 	}
-	folds, err := StratifiedKFold(y, g.Folds, seed)
+	folds, err := crossval.StratifiedKFold(y, g.Folds, seed)
 	if err != nil {
 		return cfg, 0, fmt.Errorf("eval: SVM choice inner split: %w", err)
 	}
@@ -97,7 +98,7 @@ func chooseSVM(ctx context.Context, gram [][]float64, y []int, cfg Config, seed 
 			return cfg, 0, err
 		}
 		for ci, c := range g.Cs {
-			if mean, _ := MeanStd(accs[ci]); mean > best {
+			if mean, _ := crossval.MeanStd(accs[ci]); mean > best {
 				best, cfg.Gauss, cfg.C = mean, s, c
 			}
 		}
@@ -110,7 +111,7 @@ func chooseSVM(ctx context.Context, gram [][]float64, y []int, cfg Config, seed 
 // samples of labels, cross-validated over the positions sub split by
 // folds. An inner fold's kernel blocks are copied once for all of cs.
 func innerScores(ctx context.Context, gram [][]float64, form func(float64) float64, labels, sub, folds []int, nFolds int, cs []float64) ([][]float64, error) {
-	trainPos, testPos := foldSplit(sub, folds, nFolds)
+	trainPos, testPos := crossval.Split(sub, folds, nFolds)
 	accs := make([][]float64, len(cs))
 	for i := range accs {
 		accs[i] = make([]float64, nFolds)
@@ -146,7 +147,7 @@ func innerScores(ctx context.Context, gram [][]float64, form func(float64) float
 			for t, row := range rows {
 				pred[t] = m.Predict(row)
 			}
-			if accs[ci][g], err = Accuracy(pred, truth); err != nil {
+			if accs[ci][g], err = crossval.Accuracy(pred, truth); err != nil {
 				return nil, err
 			}
 		}
@@ -181,48 +182,4 @@ func (ks *kernelSet) toGaussian(i int, s float64) float64 {
 		}
 	}
 	return width
-}
-
-// sampled is all of idx, or medianSamples evenly spaced members.
-func sampled(idx []int) []int {
-	if len(idx) <= medianSamples {
-		return idx
-	}
-	out := make([]int, medianSamples)
-	for i := range out {
-		out[i] = idx[i*len(idx)/medianSamples]
-	}
-	return out
-}
-
-// medianSamples bounds the samples whose pairs give Median (evenly spaced
-// among them): 300 samples are 44850 pairs, plenty for a median, and keep
-// the heuristic cheap on NCI1.
-const medianSamples = 300
-
-// Median is the median of dist(i, j) over distinct pairs of (up to
-// medianSamples evenly spaced members of) idx; 1 when it is not positive
-// (all samples identical), so that a kernel scaled by it stays defined.
-// It is the median heuristic of RBF widths, taken from training samples
-// alone.
-func Median(dist func(i, j int) float64, idx []int) float64 {
-	idx = sampled(idx)
-	var vals []float64
-	for a, i := range idx {
-		for _, j := range idx[a+1:] {
-			vals = append(vals, dist(i, j))
-		}
-	}
-	if len(vals) == 0 {
-		return 1
-	}
-	slices.Sort(vals)
-	m := vals[len(vals)/2]
-	if len(vals)%2 == 0 {
-		m = (vals[len(vals)/2-1] + m) / 2
-	}
-	if !(m > 0) {
-		return 1
-	}
-	return m
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
@@ -38,7 +39,7 @@ func choiceConfig() Config {
 }
 
 // TestSVMChoiceOracle recomputes every fold's choice of SVM form and C
-// along an independent path -- inner folds from StratifiedKFold, kernels
+// along an independent path -- inner folds from crossval.StratifiedKFold, kernels
 // from kernel.Kernel (the Gaussian form from Distance2 and a sorted
 // median over all pairs), SVMs from svm -- and then both SVMs'
 // predictions with the chosen cell, on the pair table and on both direct
@@ -50,7 +51,7 @@ func TestSVMChoiceOracle(t *testing.T) {
 		w.MaxTableBytes = budget
 		cfg := choiceConfig()
 		rep, plan, folds, sums := crossValidateWithSums(t, w, cfg)
-		train, test := foldSplit(indices(len(w.Labels)), folds, plan.Folds)
+		train, test := crossval.Split(indices(len(w.Labels)), folds, plan.Folds)
 		distinct := map[float64]bool{}
 		for f := range plan.Folds {
 			init := oracleInitial(t, w, train[f], cfg)
@@ -84,7 +85,7 @@ func TestSVMChoiceOracle(t *testing.T) {
 // cells' mean accuracies.
 func oracleChoice(t *testing.T, w *WKPI, init kernel.Mixture, cfg Config, train []int, seed int64, distinct map[float64]bool) (Config, float64) {
 	t.Helper()
-	inner, err := StratifiedKFold(w.truth(train), cfg.SVM.Folds, seed)
+	inner, err := crossval.StratifiedKFold(w.truth(train), cfg.SVM.Folds, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,42 +155,6 @@ func TestTrainGaussModel(t *testing.T) {
 		if p.Class != want[i] {
 			t.Errorf("graph %d: model predicts %d, oracle %d", i, p.Class, want[i])
 		}
-	}
-}
-
-func TestMedian(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{2, 3, 4, 50, 301, 640} {
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = r.Float64()
-		}
-		dist := func(i, j int) float64 { return math.Abs(x[i] - x[j]) }
-		idx := indices(n)
-		// The oracle: every pair of the samples Median promises to use.
-		if n > medianSamples {
-			idx = nil
-			for i := range medianSamples {
-				idx = append(idx, i*n/medianSamples)
-			}
-		}
-		var d []float64
-		for a := range idx {
-			for b := range a {
-				d = append(d, dist(idx[a], idx[b]))
-			}
-		}
-		slices.Sort(d)
-		want := d[len(d)/2]
-		if len(d)%2 == 0 {
-			want = (d[len(d)/2-1] + want) / 2
-		}
-		if got := Median(dist, indices(n)); got != want {
-			t.Errorf("n = %d: median %g, want %g", n, got, want)
-		}
-	}
-	if got := Median(func(int, int) float64 { return 0 }, indices(5)); got != 1 {
-		t.Errorf("all-zero distances: median %g, want 1", got)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
@@ -31,7 +32,7 @@ type Config struct {
 	Nystrom int `json:"nystrom,omitempty"`
 	// Gauss is the SVM kernel's form: 0 the WKPI kernel itself, s > 0 the
 	// Gaussian of the WKPI distance, exp(-D_w^2 / (s m)) with m the median
-	// of D_w^2 over training pairs (kernel.GaussianOf, Median).
+	// of D_w^2 over training pairs (kernel.GaussianOf, crossval.Median).
 	Gauss float64 `json:"gauss,omitempty"`
 	// SVM, when set, has every fold choose Gauss and C from it by inner CV
 	// of the unlearned kernel on the fold's training graphs (chooseSVM);
@@ -237,11 +238,11 @@ type Fold struct {
 // and, on the same folds, the same SVM with the initial (unlearned)
 // weight function.
 type Report struct {
-	Protocol string  `json:"protocol"` // "fixed", "nested" or "cost"
-	Learned  Result  `json:"learned"`
-	Baseline Result  `json:"baseline"`
-	Folds    []Fold  `json:"folds"`
-	Seconds  float64 `json:"seconds"`
+	Protocol string          `json:"protocol"` // "fixed", "nested" or "cost"
+	Learned  crossval.Result `json:"learned"`
+	Baseline crossval.Result `json:"baseline"`
+	Folds    []Fold          `json:"folds"`
+	Seconds  float64         `json:"seconds"`
 }
 
 // Merge combines reports of disjoint folds of one cross-validation (as
@@ -273,43 +274,37 @@ func Merge(labels []int, classes int, parts ...Report) (Report, error) {
 	return rep, nil
 }
 
-func summarize(labels []int, classes int, folds []Fold, side func(Fold) (float64, []int)) (Result, error) {
-	r := Result{Predictions: make([]int, len(labels))}
+func summarize(labels []int, classes int, folds []Fold, side func(Fold) (float64, []int)) (crossval.Result, error) {
+	r := crossval.Result{Predictions: make([]int, len(labels))}
 	for i := range r.Predictions {
 		r.Predictions[i] = -1
 	}
 	for _, f := range folds {
 		acc, pred := side(f)
 		if len(pred) != len(f.Test) {
-			return Result{}, fmt.Errorf("eval: fold %d has %d predictions for %d test samples", f.Index, len(pred), len(f.Test))
+			return crossval.Result{}, fmt.Errorf("eval: fold %d has %d predictions for %d test samples", f.Index, len(pred), len(f.Test))
 		}
 		for i, s := range f.Test {
 			if s < 0 || s >= len(labels) {
-				return Result{}, fmt.Errorf("eval: fold %d names sample %d of %d", f.Index, s, len(labels))
+				return crossval.Result{}, fmt.Errorf("eval: fold %d names sample %d of %d", f.Index, s, len(labels))
 			}
 			r.Predictions[s] = pred[i]
 		}
 		r.PerFold = append(r.PerFold, acc)
 	}
-	r.Accuracy, r.Std = MeanStd(r.PerFold)
+	r.Accuracy, r.Std = crossval.MeanStd(r.PerFold)
 	var err error
-	r.Confusion, err = Confusion(r.Predictions, labels, classes)
+	r.Confusion, err = crossval.Confusion(r.Predictions, labels, classes)
 	return r, err
 }
 
-// foldSplit is the training and test indices of each fold.
-func foldSplit(idx, folds []int, nFolds int) (train, test [][]int) {
-	train, test = make([][]int, nFolds), make([][]int, nFolds)
-	for i, s := range idx {
-		for f := range nFolds {
-			if folds[i] == f {
-				test[f] = append(test[f], s)
-			} else {
-				train[f] = append(train[f], s)
-			}
-		}
+// indices is 0..n-1, every sample of a dataset of n.
+func indices(n int) []int {
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
 	}
-	return train, test
+	return all
 }
 
 // Plan says which CV to run: nFolds stratified folds split with Seed, and
@@ -369,7 +364,7 @@ type foldFitter func(ctx context.Context, f int, train, test []int, sums map[flo
 // learned and baseline SVMs tested on the fold.
 func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progress.Func, fit foldFitter, sigmas []float64, v kernel.Variant) (Report, error) {
 	start := time.Now()
-	folds, err := StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
+	folds, err := crossval.StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
 	if err != nil {
 		return Report{}, err
 	}
@@ -384,7 +379,7 @@ func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progres
 		}
 		prog.Report("pair sums", i+1, len(sigmas))
 	}
-	train, test := foldSplit(indices(len(w.Labels)), folds, plan.Folds)
+	train, test := crossval.Split(indices(len(w.Labels)), folds, plan.Folds)
 	rep := Report{Protocol: protocol}
 	// Every fold learns first, so that folds of one kernel width can share
 	// their kernels' pass over the pairs (testFolds).
@@ -472,11 +467,11 @@ func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, in
 // kernel a pass recomputed every pair's pixel terms len(Ms) x inner times.
 func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []int, inner int, seed int64, prog progress.Func) (Config, float64, error) {
 	labels := w.truth(train)
-	folds, err := StratifiedKFold(labels, inner, seed)
+	folds, err := crossval.StratifiedKFold(labels, inner, seed)
 	if err != nil {
 		return Config{}, 0, fmt.Errorf("inner split: %w", err)
 	}
-	innerTrain, innerTest := foldSplit(train, folds, inner)
+	innerTrain, innerTest := crossval.Split(train, folds, inner)
 	best, bestAcc := Config{}, math.Inf(-1)
 	cells, done := len(grid.Sigmas)*len(grid.Ms), 0
 	for _, sigma := range grid.Sigmas {
@@ -520,7 +515,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 				if err != nil {
 					return err
 				}
-				acc, err := Accuracy(pred, w.truth(innerTest[g]))
+				acc, err := crossval.Accuracy(pred, w.truth(innerTest[g]))
 				if err != nil {
 					return err
 				}
@@ -566,7 +561,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 		}
 		for mi, cfg := range cfgs {
 			for ci, c := range grid.Cs {
-				if mean, _ := MeanStd(accs[mi][ci]); mean > bestAcc {
+				if mean, _ := crossval.MeanStd(accs[mi][ci]); mean > bestAcc {
 					best, bestAcc = cfg, mean
 					best.C = c
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/kernel"
@@ -47,7 +48,7 @@ func BenchmarkTrainMUTAGFold(b *testing.B) {
 	w := mutag(b)
 	cfg := DefaultConfig()
 	ctx := context.Background()
-	folds, err := StratifiedKFold(w.Labels, 10, 1)
+	folds, err := crossval.StratifiedKFold(w.Labels, 10, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func BenchmarkTrainMUTAGFold(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	train, _ := foldSplit(indices(len(w.Labels)), folds, 10)
+	train, _ := crossval.Split(indices(len(w.Labels)), folds, 10)
 	for b.Loop() {
 		mix, _, err := w.learnWeight(ctx, train[0], sums, 0, cfg, nil)
 		if err != nil {

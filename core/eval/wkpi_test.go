@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
@@ -84,7 +85,7 @@ func toyConfig() Config {
 }
 
 // TestCrossValidateOracle recomputes every fold of a cross-validation
-// along an independent path -- folds from StratifiedKFold, the initial and
+// along an independent path -- folds from crossval.StratifiedKFold, the initial and
 // the learned weight functions from learn, Gram and cross matrices from
 // kernel.Kernel on image copies (no pair table), the SVM from svm -- and
 // requires the report's predictions and accuracies to match.
@@ -108,7 +109,7 @@ func crossValidateWithSums(t *testing.T, w *WKPI, cfg Config) (Report, Plan, []i
 	if err != nil {
 		t.Fatal(err)
 	}
-	folds, _ := StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
+	folds, _ := crossval.StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
 	sums, err := learn.NewPairSums(context.Background(), w.Set.Images, w.Labels, folds, plan.Folds, cfg.Sigma, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
-// Package graph holds the plain data that every later stage of the WKPI
-// pipeline reads: a simple undirected graph with optional node and edge
-// labels, and a labelled dataset of graphs.
+// Package graph holds the plain data the WKPI pipeline starts from: a
+// simple undirected graph with optional node and edge labels, and a
+// labelled dataset of graphs. The readers (tu, swc, graphfile) build
+// them; filtration, persistence and features turn them into the vectors
+// that the later stages (kernels, learning, SVM, evaluation) work on.
 //
 // A Graph is normalised on construction (edges ordered U < V, sorted,
 // without duplicates), so that parsers may hand it edges in any order and

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
@@ -266,7 +267,7 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 	}
 	for _, side := range []struct {
 		name      string
-		got, want eval.Result
+		got, want crossval.Result
 	}{{"learned", got.Learned, want.Learned}, {"baseline", got.Baseline, want.Baseline}} {
 		if side.got.Accuracy != side.want.Accuracy || !reflect.DeepEqual(side.got.PerFold, side.want.PerFold) ||
 			!reflect.DeepEqual(side.got.Confusion, side.want.Confusion) || !reflect.DeepEqual(side.got.Predictions, side.want.Predictions) {

@@ -1,4 +1,4 @@
-package eval
+package crossval
 
 import (
 	"fmt"
@@ -17,10 +17,10 @@ import (
 // k > len(labels), or a negative label.
 func StratifiedKFold(labels []int, k int, seed int64) ([]int, error) {
 	if k < 2 {
-		return nil, fmt.Errorf("eval: %d folds, need at least 2", k)
+		return nil, fmt.Errorf("crossval: %d folds, need at least 2", k)
 	}
 	if k > len(labels) {
-		return nil, fmt.Errorf("eval: %d folds for %d samples", k, len(labels))
+		return nil, fmt.Errorf("crossval: %d folds for %d samples", k, len(labels))
 	}
 	byClass, err := members(labels)
 	if err != nil {
@@ -59,7 +59,7 @@ func members(labels []int) ([][]int, error) {
 	var byClass [][]int
 	for i, c := range labels {
 		if c < 0 {
-			return nil, fmt.Errorf("eval: label %d of sample %d is negative", c, i)
+			return nil, fmt.Errorf("crossval: label %d of sample %d is negative", c, i)
 		}
 		for c >= len(byClass) {
 			byClass = append(byClass, nil)
@@ -67,4 +67,22 @@ func members(labels []int) ([][]int, error) {
 		byClass[c] = append(byClass[c], i)
 	}
 	return byClass, nil
+}
+
+// Split is the training and test samples of each of nFolds folds: idx[i]
+// (a sample index into the caller's dataset) is a test sample of fold
+// folds[i], which must be in 0..nFolds-1, and a training sample of every
+// other fold; both keep the order of idx.
+func Split(idx, folds []int, nFolds int) (train, test [][]int) {
+	train, test = make([][]int, nFolds), make([][]int, nFolds)
+	for i, s := range idx {
+		for f := range nFolds {
+			if folds[i] == f {
+				test[f] = append(test[f], s)
+			} else {
+				train[f] = append(train[f], s)
+			}
+		}
+	}
+	return train, test
 }

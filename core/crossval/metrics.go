@@ -1,4 +1,4 @@
-package eval
+package crossval
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 // Accuracy is the fraction of pred equal to truth.
 func Accuracy(pred, truth []int) (float64, error) {
 	if len(pred) != len(truth) {
-		return 0, fmt.Errorf("eval: %d predictions for %d labels", len(pred), len(truth))
+		return 0, fmt.Errorf("crossval: %d predictions for %d labels", len(pred), len(truth))
 	}
 	if len(pred) == 0 {
-		return 0, fmt.Errorf("eval: accuracy of no predictions")
+		return 0, fmt.Errorf("crossval: accuracy of no predictions")
 	}
 	right := 0
 	for i := range pred {
@@ -27,7 +27,7 @@ func Accuracy(pred, truth []int) (float64, error) {
 // (rows are true classes, as in scikit-learn's confusion_matrix).
 func Confusion(pred, truth []int, k int) ([][]int, error) {
 	if len(pred) != len(truth) {
-		return nil, fmt.Errorf("eval: %d predictions for %d labels", len(pred), len(truth))
+		return nil, fmt.Errorf("crossval: %d predictions for %d labels", len(pred), len(truth))
 	}
 	m := make([][]int, k)
 	for i := range m {
@@ -36,7 +36,7 @@ func Confusion(pred, truth []int, k int) ([][]int, error) {
 	for i := range pred {
 		p, t := pred[i], truth[i]
 		if p < 0 || p >= k || t < 0 || t >= k {
-			return nil, fmt.Errorf("eval: sample %d: prediction %d or label %d outside 0..%d", i, p, t, k-1)
+			return nil, fmt.Errorf("crossval: sample %d: prediction %d or label %d outside 0..%d", i, p, t, k-1)
 		}
 		m[t][p]++
 	}

@@ -1,4 +1,4 @@
-package compare
+package crossval
 
 import (
 	"math"

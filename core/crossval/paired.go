@@ -1,4 +1,4 @@
-package compare
+package crossval
 
 import (
 	"fmt"
@@ -9,10 +9,12 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Paired is a paired comparison of two methods over the same folds.
+// Paired is a paired comparison of two methods over the same folds
+// (core/compare: a baseline against WKPI; `wkpi eval`: the learned
+// weight function against the initial one).
 type Paired struct {
-	// Differences are this method's fold accuracies minus the
-	// reference's (WKPI), fold by fold.
+	// Differences are the first method's fold accuracies minus the
+	// second's (the reference's), fold by fold.
 	Differences []float64 `json:"differences"`
 	// WilcoxonP is the two-sided p-value of the Wilcoxon signed-rank test
 	// and TP that of the paired t-test; both are 1 when every difference
@@ -25,7 +27,7 @@ type Paired struct {
 // two tests.
 func Compare(a, b []float64) (Paired, error) {
 	if len(a) != len(b) {
-		return Paired{}, fmt.Errorf("compare: %d folds against %d", len(a), len(b))
+		return Paired{}, fmt.Errorf("crossval: %d folds against %d", len(a), len(b))
 	}
 	d := make([]float64, len(a))
 	for i := range a {

@@ -1,10 +1,10 @@
-package eval_test
+package crossval_test
 
 import (
 	"context"
 	"fmt"
 
-	"wkpi-web/core/eval"
+	"wkpi-web/core/crossval"
 )
 
 // nearest is 1-nearest-neighbour on points of a line.
@@ -13,7 +13,7 @@ type nearest struct {
 	labels []int
 }
 
-func (l nearest) Fit(_ context.Context, train []int) (eval.Predictor, error) {
+func (l nearest) Fit(_ context.Context, train []int) (crossval.Predictor, error) {
 	return fitted{l, train}, nil
 }
 
@@ -43,12 +43,12 @@ func abs(v float64) float64 { return max(v, -v) }
 func Example() {
 	x := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 5, 5.1, 5.2, 5.3, 5.4, 5.5, 5.6, 5.7, 5.8, 5.9}
 	labels := []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
-	folds, err := eval.StratifiedKFold(labels, 10, 42)
+	folds, err := crossval.StratifiedKFold(labels, 10, 42)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	r, err := eval.CrossValidate(context.Background(), labels, folds, 10, nearest{x, labels}, nil)
+	r, err := crossval.CrossValidate(context.Background(), labels, folds, 10, nearest{x, labels}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -58,4 +58,14 @@ func Example() {
 	// Output:
 	// accuracy 1.00 ± 0.00
 	// confusion [[10 0] [0 10]]
+}
+
+// A method that beats the reference on all 6 folds: the exact Wilcoxon
+// p-value is 2/2^6, the smallest possible with 6 folds.
+func ExampleCompare() {
+	method := []float64{0.90, 0.85, 0.88, 0.92, 0.80, 0.86}
+	reference := []float64{0.85, 0.82, 0.80, 0.90, 0.79, 0.70}
+	p, _ := crossval.Compare(method, reference)
+	fmt.Printf("Wilcoxon p = %.5f (2/64 = %.5f)\n", p.WilcoxonP, 2.0/64)
+	// Output: Wilcoxon p = 0.03125 (2/64 = 0.03125)
 }

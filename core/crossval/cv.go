@@ -1,4 +1,4 @@
-package eval
+package crossval
 
 import (
 	"context"
@@ -76,47 +76,39 @@ func finish(r *Result, labels []int, classes int, start time.Time) error {
 // keep -1).
 func crossValidate(ctx context.Context, labels, subset, folds []int, nFolds int, fit func(f int, train []int) (Predictor, error), done func(int)) (Result, error) {
 	if len(folds) != len(subset) {
-		return Result{}, fmt.Errorf("eval: %d fold indices for %d samples", len(folds), len(subset))
+		return Result{}, fmt.Errorf("crossval: %d fold indices for %d samples", len(folds), len(subset))
 	}
-	train := make([][]int, nFolds)
-	test := make([][]int, nFolds)
 	for i, f := range folds {
 		if f < 0 || f >= nFolds {
-			return Result{}, fmt.Errorf("eval: sample %d in fold %d, want 0..%d", subset[i], f, nFolds-1)
-		}
-		for g := range nFolds {
-			if g == f {
-				test[g] = append(test[g], subset[i])
-			} else {
-				train[g] = append(train[g], subset[i])
-			}
+			return Result{}, fmt.Errorf("crossval: sample %d in fold %d, want 0..%d", subset[i], f, nFolds-1)
 		}
 	}
+	train, test := Split(subset, folds, nFolds)
 	r := Result{PerFold: make([]float64, nFolds), Predictions: make([]int, len(labels))}
 	for i := range r.Predictions {
 		r.Predictions[i] = -1
 	}
 	for f := range nFolds {
 		if len(test[f]) == 0 || len(train[f]) == 0 {
-			return Result{}, fmt.Errorf("eval: fold %d of %d has %d test and %d training samples", f, nFolds, len(test[f]), len(train[f]))
+			return Result{}, fmt.Errorf("crossval: fold %d of %d has %d test and %d training samples", f, nFolds, len(test[f]), len(train[f]))
 		}
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		p, err := fit(f, train[f])
 		if err != nil {
-			return Result{}, fmt.Errorf("eval: fold %d: fit: %w", f, err)
+			return Result{}, fmt.Errorf("crossval: fold %d: fit: %w", f, err)
 		}
 		pred, err := p.Predict(ctx, test[f])
 		if err != nil {
-			return Result{}, fmt.Errorf("eval: fold %d: predict: %w", f, err)
+			return Result{}, fmt.Errorf("crossval: fold %d: predict: %w", f, err)
 		}
 		truth := make([]int, len(test[f]))
 		for i, s := range test[f] {
 			truth[i] = labels[s]
 		}
 		if r.PerFold[f], err = Accuracy(pred, truth); err != nil {
-			return Result{}, fmt.Errorf("eval: fold %d: %w", f, err)
+			return Result{}, fmt.Errorf("crossval: fold %d: %w", f, err)
 		}
 		for i, s := range test[f] {
 			r.Predictions[s] = pred[i]
@@ -170,7 +162,7 @@ type NestedResult struct {
 func Nested(ctx context.Context, labels []int, outerFolds, innerFolds int, grid []Params, newLearner func(Params) Learner, seed int64, prog progress.Func) (NestedResult, error) {
 	start := time.Now()
 	if len(grid) == 0 {
-		return NestedResult{}, fmt.Errorf("eval: empty parameter grid")
+		return NestedResult{}, fmt.Errorf("crossval: empty parameter grid")
 	}
 	outer, err := StratifiedKFold(labels, outerFolds, seed)
 	if err != nil {
@@ -237,7 +229,7 @@ type Repeated struct {
 func Repeat(ctx context.Context, repeats int, seed int64, run func(ctx context.Context, seed int64) (Result, error), prog progress.Func) (Repeated, error) {
 	start := time.Now()
 	if repeats < 1 {
-		return Repeated{}, fmt.Errorf("eval: %d repeats, need at least 1", repeats)
+		return Repeated{}, fmt.Errorf("crossval: %d repeats, need at least 1", repeats)
 	}
 	out := Repeated{Runs: make([]Result, repeats)}
 	accs := make([]float64, repeats)
@@ -247,7 +239,7 @@ func Repeat(ctx context.Context, repeats int, seed int64, run func(ctx context.C
 		}
 		res, err := run(ctx, seed+int64(r))
 		if err != nil {
-			return Repeated{}, fmt.Errorf("eval: repeat %d: %w", r, err)
+			return Repeated{}, fmt.Errorf("crossval: repeat %d: %w", r, err)
 		}
 		out.Runs[r], accs[r] = res, res.Accuracy
 		prog.Report("repeat", r+1, repeats)

@@ -1,0 +1,18 @@
+// Package crossval holds the generic machinery of classification
+// experiments: stratified k-fold splits (StratifiedKFold, Split),
+// accuracy and confusion matrices, cross-validation of any Learner,
+// nested cross-validation over a parameter grid, repetition with
+// different seeds, the median heuristic of RBF widths (Median), and the
+// paired tests of two methods' accuracies on the same folds (Compare:
+// Wilcoxon signed-rank and paired t, as scipy.stats computes them).
+//
+// Learners see only sample indices into the caller's dataset and the
+// labels, so the package knows nothing of graphs, kernels or SVMs: of
+// this module it imports only core/progress. core/eval (WKPI, learned
+// against unlearned) and core/compare (WKPI against the baselines) build
+// on it.
+//
+// Spreads over folds or repeats are population standard deviations
+// (divide by n, numpy's np.std default), the convention of the tables
+// of Zhao and Wang (2019) and most graph-kernel papers.
+package crossval
