@@ -11,6 +11,7 @@ import (
 
 	"wkpi-web/core/compare"
 	"wkpi-web/core/crossval"
+	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/spec"
 )
