@@ -35,7 +35,7 @@ dist: web
 edge: data
 	$(GO) run ./cmd/wkpi train -data data/MUTAG -out cmd/edge/model.json
 	$(GO) run ./cmd/edge -model cmd/edge/model.json -gob cmd/edge/model.gob
-	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(EDGE)
+	$(GO) tool workers-assets-gen -mode=go -o $(EDGE)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w -X main.version=$(VERSION)" -o $(EDGE)/app.wasm ./cmd/edge
 
 ## node: the npm packages the tests use (axe-core, wrangler), pinned by their lock files;
