@@ -79,6 +79,10 @@ func checkField(t protocol.Training, name, text string, graphs int) (protocol.Tr
 // shownAbove are the settings the form shows outside "Advanced".
 var shownAbove = map[string]bool{"filtration": true, "extra": true, "labels": true, "folds": true, "seed": true}
 
+// cliOnly are settings the page does not offer: its report is of one
+// cross-validation, so repeats stay with `wkpi eval -repeats`.
+var cliOnly = map[string]bool{"repeats": true}
+
 func label(choices [][2]string, id string) string {
 	for _, c := range choices {
 		if c[0] == id {
@@ -258,7 +262,7 @@ func (t *TrainTab) form() app.UI {
 	for _, g := range spec.Groups() {
 		var controls []app.UI
 		for _, sf := range spec.Fields() {
-			if sf.Group == g && !shownAbove[sf.Name] {
+			if sf.Group == g && !shownAbove[sf.Name] && !cliOnly[sf.Name] {
 				controls = append(controls, setting(sf))
 			}
 		}

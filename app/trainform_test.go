@@ -90,6 +90,12 @@ func TestTrainFormSettings(t *testing.T) {
 		if shownAbove[sf.Name] {
 			continue
 		}
+		if cliOnly[sf.Name] {
+			if strings.Contains(html, `id="`+fieldID(sf.Name)+`"`) {
+				t.Errorf("%s is shown, but the page does not run it", sf.Name)
+			}
+			continue
+		}
 		i := strings.Index(html, `id="`+fieldID(sf.Name)+`"`)
 		if i < adv {
 			t.Errorf("%s is not under Advanced", sf.Name)
