@@ -90,7 +90,7 @@ func TestSVMChoiceFlags(t *testing.T) {
 	}
 	for _, args := range [][]string{{"-svm-choice", "-C", "10"}, {"-gauss", "-1"}} {
 		code, _, stderr := wkpi(t, append([]string{"eval", "-data", dir}, args...)...)
-		if code == 0 || !strings.Contains(stderr, args[0]) {
+		if code == 0 || !strings.Contains(stderr, strings.TrimPrefix(args[0], "-")) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}

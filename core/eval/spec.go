@@ -45,13 +45,16 @@ func FromSpec(s spec.Spec) (Setup, error) {
 		f.Persistence = s.Persistence
 	}
 	f.Filtration.Rule, f.Filtration.EdgeValued = filtration.Rule(s.Rule), s.EdgeValued
-	f.Filtration.Alpha, f.Filtration.HKSTime = s.Alpha, s.HKSTime
+	f.Filtration.Alpha = s.Alpha
+	if f.Filtration.Kind == filtration.KindHKS {
+		f.Filtration.HKSTime = s.HKSTime
+	}
 	extra, err := features.ExtraFor(f.Filtration.Kind, s.Labels, s.Extra)
 	if err != nil {
 		return u, fmt.Errorf("extra: %w", err)
 	}
-	// Every descriptor is computed as the main one is, but for its kind
-	// and its own heat kernel time.
+	// Every descriptor is computed as the main one is, but for its kind;
+	// only a heat kernel signature has a time.
 	for _, o := range extra {
 		o.Rule, o.EdgeValued, o.Alpha = f.Filtration.Rule, f.Filtration.EdgeValued, s.Alpha
 		if o.Kind == filtration.KindHKS && o.HKSTime == 0 {

@@ -25,7 +25,7 @@ func TestFromSpecDefaults(t *testing.T) {
 		t.Errorf("config %+v\nwant %+v", u.Config, want)
 	}
 	f := features.Default(filtration.KindRicci)
-	f.Filtration.Alpha, f.Filtration.HKSTime, f.Filtration.Rule = 0.5, 10, filtration.RuleMin
+	f.Filtration.Alpha, f.Filtration.Rule = 0.5, filtration.RuleMin
 	f.Extra = []filtration.Options{
 		{Kind: filtration.KindHKS, Alpha: 0.5, HKSTime: 10, Rule: filtration.RuleMin},
 		{Kind: filtration.KindDegree, Alpha: 0.5, Rule: filtration.RuleMin},

@@ -27,13 +27,13 @@ import (
 )
 
 // withDefaults spells out the filtration defaults that features.Default
-// leaves at zero (Ricci idleness, heat kernel time, the min rule), as the
-// settings give them.
+// leaves at zero (Ricci idleness, the heat kernel time of an HKS, the min
+// rule), as the settings give them.
 func withDefaults(o filtration.Options) filtration.Options {
 	if o.Alpha == 0 {
 		o.Alpha = filtration.DefaultAlpha
 	}
-	if o.HKSTime == 0 {
+	if o.HKSTime == 0 && o.Kind == filtration.KindHKS {
 		o.HKSTime = filtration.DefaultHKSTime
 	}
 	if o.Rule == "" {
@@ -121,7 +121,7 @@ func TestTrainingDefaults(t *testing.T) {
 		cfg.Learn.Prior != 0 || cfg.Learn.Contrast != 0 {
 		t.Errorf("settings not kept: %+v %+v", s, cfg.Learn)
 	}
-	// Issue 8's choices: descriptor set, size-aware images, objective, scales.
+	// The descriptor set, size-aware images, objective and scales.
 	tr = with(func(s *spec.Spec) { s.Extra, s.Raw, s.Objective, s.ChannelScales = "hks@0.5,degree", true, "cka", true })
 	if u, _, err = config(&tr); err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestTrainingDefaults(t *testing.T) {
 	s, cfg = u.Features, u.Config
 	if want := []filtration.Options{withDefaults(filtration.Options{Kind: filtration.KindHKS, HKSTime: 0.5}), withDefaults(filtration.Options{Kind: filtration.KindDegree})}; !reflect.DeepEqual(s.Extra, want) ||
 		s.Normalize || cfg.Learn.Objective != learn.ObjectiveCKA || !cfg.Learn.Channels {
-		t.Errorf("issue 8 choices not kept: extra %+v, normalise %v, %+v", s.Extra, s.Normalize, cfg.Learn)
+		t.Errorf("choices not kept: extra %+v, normalise %v, %+v", s.Extra, s.Normalize, cfg.Learn)
 	}
 	// The SVM's kernel and C: chosen in every fold unless fixed, as the
 	// CLI's -svm-choice, -C and -gauss.
