@@ -262,8 +262,9 @@ func TestKeptModels(t *testing.T) {
 	}
 	r.keepModel(&trained{name: r.uniqueName("MUTAG"), data: []byte("2"), info: info, accuracy: 0.9})
 	r.keepModel(&trained{name: "MUTAG", data: []byte("3"), info: info}) // replaces the first
-	if len(r.models) != 2 || r.models[0].name != "MUTAG" || string(r.models[0].data) != "3" || r.model != r.models[0] || b.revoked != 1 {
-		t.Fatalf("models %v, current %v, %d URLs revoked", r.models, r.model, b.revoked)
+	ms := &r.models
+	if len(ms.kept) != 2 || ms.kept[0].name != "MUTAG" || string(ms.kept[0].data) != "3" || ms.current != ms.kept[0] || b.revoked != 1 {
+		t.Fatalf("models %v, current %v, %d URLs revoked", ms.kept, ms.current, b.revoked)
 	}
 	var saved []savedModel
 	if err := json.Unmarshal(b.kept[keyModels], &saved); err != nil || len(saved) != 2 || saved[1].Name != "MUTAG (2)" ||
@@ -271,8 +272,8 @@ func TestKeptModels(t *testing.T) {
 		t.Errorf("saved %+v (%v), current %q", saved, err, b.kept[keyCurrent])
 	}
 	r.deleteModel("MUTAG")
-	if len(r.models) != 1 || r.model == nil || r.model.name != "MUTAG (2)" || string(b.kept[keyCurrent]) != "MUTAG (2)" {
-		t.Errorf("after deleting the current model: %v, current %v", r.models, r.model)
+	if len(ms.kept) != 1 || ms.current == nil || ms.current.name != "MUTAG (2)" || string(b.kept[keyCurrent]) != "MUTAG (2)" {
+		t.Errorf("after deleting the current model: %v, current %v", ms.kept, ms.current)
 	}
 	// A saved run comes back as a finished run with the same results.
 	rep := eval.Report{Folds: folds([]float64{1}, 0.5)}

@@ -15,6 +15,18 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
+// trainState is the Train tab's: the form, the settings offered, and
+// the run shown.
+type trainState struct {
+	form     *protocol.Training // the Train tab's choices
+	formText map[string]string  // invalid text typed in its number fields, by id
+	defaults *protocol.Training // eval's defaults, from a worker
+	paper    *protocol.Training // the paper's settings, from a worker
+	cv       *cvRun
+	lastRun  *savedRun // the last finished run, shown again with its dataset
+	asking   string    // a model of this name exists: replace it or keep both?
+}
+
 // cvRun is one press of Run: jobs of some folds each, and the final model.
 type cvRun struct {
 	jobs      map[int64]bool // jobs still running
@@ -80,32 +92,21 @@ func (c *cvRun) addPart(part *protocol.CVPart) {
 	c.report = &merged
 }
 
-// trained is a kept model: its name, its JSON as a worker described it,
-// and the CV accuracy and settings of the run that trained it, if known.
-type trained struct {
-	name     string
-	data     []byte
-	info     *protocol.Info
-	after    []float64
-	url      string
-	accuracy float64
-	settings *protocol.Training
-}
-
 func (r *Root) trainTab() app.UI {
+	tr := &r.train
 	t := &TrainTab{
-		Summary: r.summary, Form: r.form, Text: r.formText,
-		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { r.form = &f }) },
+		Summary: r.data.summary, Form: tr.form, Text: tr.formText,
+		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { tr.form = &f }) },
 		OnField:  func(id, text string) { r.act(func(app.Context) { r.setField(id, text) }) },
 		OnPreset: func(name string) { r.act(func(app.Context) { r.preset(name) }) },
 		OnRun:    func() { r.act(func(ctx app.Context) { r.askCV(ctx) }) },
 		OnAnswer: func(a string) { r.act(func(ctx app.Context) { r.answer(ctx, a) }) },
 		OnCancel: func() { r.act(func(app.Context) { r.cancelCV("Canceled.") }) },
 	}
-	if r.asking != "" && r.summary != nil {
-		t.Replace = r.asking
+	if tr.asking != "" && r.data.summary != nil {
+		t.Replace = tr.asking
 	}
-	if c := r.cv; c != nil {
+	if c := tr.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
 		t.Fraction = float64(c.finished()) / float64(c.units)
 		t.Folds, t.Tally, t.Report = c.folds, c.tally, c.report
@@ -123,9 +124,10 @@ func (r *Root) loadDefaults(ctx app.Context) {
 	r.submit(ctx, protocol.Request{Kind: protocol.Defaults}, pool.Handler{
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
-				r.defaults, r.paper = resp.Training, resp.Paper
-				if r.form == nil {
-					r.form = clone(resp.Training)
+				tr := &r.train
+				tr.defaults, tr.paper = resp.Training, resp.Paper
+				if tr.form == nil {
+					tr.form = clone(resp.Training)
 				}
 			})
 		},
@@ -138,21 +140,22 @@ func (r *Root) loadDefaults(ctx app.Context) {
 // askCV runs a CV, first asking whether to replace the kept model of
 // the same dataset or to keep both.
 func (r *Root) askCV(ctx app.Context) {
-	if r.summary == nil || r.form == nil {
+	s := r.data.summary
+	if s == nil || r.train.form == nil {
 		return
 	}
-	if r.findModel(r.summary.Name) != nil {
-		r.asking = r.summary.Name
+	if r.findModel(s.Name) != nil {
+		r.train.asking = s.Name
 		return
 	}
-	r.runCV(ctx, r.summary.Name)
+	r.runCV(ctx, s.Name)
 }
 
 // answer takes the answer to askCV's question: "replace", "both" or
 // "cancel".
 func (r *Root) answer(ctx app.Context, a string) {
-	name := r.asking
-	r.asking = ""
+	name := r.train.asking
+	r.train.asking = ""
 	switch a {
 	case "replace":
 		r.runCV(ctx, name)
@@ -167,27 +170,28 @@ func (r *Root) answer(ctx app.Context, a string) {
 // (Training beside the folds on a worker of its own measured slower on
 // the 2-core build machine: docs/browser-benchmarks.md.)
 func (r *Root) runCV(ctx app.Context, modelName string) {
-	if r.summary == nil || r.form == nil {
+	tr, summary, key := &r.train, r.data.summary, r.data.key
+	if summary == nil || tr.form == nil {
 		return
 	}
-	if len(r.formText) > 0 {
+	if len(tr.formText) > 0 {
 		return // the form shows what to correct
 	}
 	r.cancelCV("")
-	form := *r.form
+	form := *tr.form
 	folds := form.Folds
-	if folds < 2 || folds > r.summary.Graphs {
-		r.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", r.summary.Graphs), units: 1}
+	if folds < 2 || folds > summary.Graphs {
+		tr.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", summary.Graphs), units: 1}
 		return
 	}
 	c := &cvRun{jobs: map[int64]bool{}, units: folds + 1, tally: Tally{Total: folds}, start: time.Now(),
 		stage: "Starting…", eta: "estimating time left…", used: form, modelName: modelName}
-	r.cv = c
-	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", r.summary.Name, folds)
+	tr.cv = c
+	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", summary.Name, folds)
 	fail := func(id *int64) func(error) {
 		return func(err error) {
 			ctx.Dispatch(func(app.Context) {
-				if r.cv != c || errors.Is(err, pool.ErrCanceled) {
+				if tr.cv != c || errors.Is(err, pool.ErrCanceled) {
 					return
 				}
 				delete(c.jobs, *id)
@@ -205,8 +209,8 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		id := new(int64)
 		// live says whether the job's messages still count: not once the
 		// run was replaced or canceled.
-		live := func() bool { return r.cv == c && c.jobs[*id] }
-		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: r.key, Training: &t}, pool.Handler{
+		live := func() bool { return tr.cv == c && c.jobs[*id] }
+		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: key, Training: &t}, pool.Handler{
 			Progress: func(stage string, done, total int) {
 				ctx.Dispatch(func(app.Context) {
 					// The folds arrive whole as Partial messages; their count
@@ -237,17 +241,17 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		c.jobs[*id] = true
 	}
 	id := new(int64)
-	*id = r.submit(ctx, protocol.Request{Kind: protocol.Train, Dataset: r.key, Training: &form}, pool.Handler{
+	*id = r.submit(ctx, protocol.Request{Kind: protocol.Train, Dataset: key, Training: &form}, pool.Handler{
 		Progress: func(stage string, done, total int) {
 			ctx.Dispatch(func(app.Context) {
-				if r.cv == c {
+				if tr.cv == c {
 					c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
 				}
 			})
 		},
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
-				if r.cv != c {
+				if tr.cv != c {
 					return
 				}
 				c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
@@ -265,44 +269,46 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 // setField takes what the user typed in number field id: a valid value
 // goes into the form, anything else is kept as typed with its reason.
 func (r *Root) setField(id, text string) {
+	tr := &r.train
 	f, ok := fieldByID(id)
-	if !ok || r.form == nil {
+	if !ok || tr.form == nil {
 		return
 	}
 	graphs := 0
-	if r.summary != nil {
-		graphs = r.summary.Graphs
+	if r.data.summary != nil {
+		graphs = r.data.summary.Graphs
 	}
-	if r.formText == nil {
-		r.formText = map[string]string{}
+	if tr.formText == nil {
+		tr.formText = map[string]string{}
 	}
 	v, msg := f.check(text, graphs)
 	if msg != "" {
-		r.formText[id] = text
+		tr.formText[id] = text
 		return
 	}
-	delete(r.formText, id)
-	next := *r.form
+	delete(tr.formText, id)
+	next := *tr.form
 	f.set(&next, v)
-	r.form = &next
+	tr.form = &next
 }
 
 // preset puts the paper's settings, the size-aware ones or the defaults
 // in the form.
 func (r *Root) preset(name string) {
-	src := r.defaults
+	tr := &r.train
+	src := tr.defaults
 	if name == "paper" {
-		src = r.paper
+		src = tr.paper
 	}
 	if src == nil {
 		return
 	}
-	r.form, r.formText = clone(src), nil
+	tr.form, tr.formText = clone(src), nil
 	if name == "size" {
 		// The size-aware setting of docs/accuracy.md (the CLI's -auto
 		// candidate): the default descriptor set (HKS and degree added),
 		// graph size kept, a wide kernel.
-		r.form.Extra, r.form.Raw, r.form.Sigma = "", true, 1
+		tr.form.Extra, tr.form.Raw, tr.form.Sigma = "", true, 1
 	}
 }
 
@@ -364,7 +370,7 @@ func (r *Root) estimate(c *cvRun) {
 
 // cancelCV stops every job of the current run; why ("" for none) is shown.
 func (r *Root) cancelCV(why string) {
-	c := r.cv
+	c := r.train.cv
 	if c == nil {
 		return
 	}
@@ -376,115 +382,4 @@ func (r *Root) cancelCV(why string) {
 	if why != "" {
 		c.err, r.status = why, why
 	}
-}
-
-// inspect has a worker validate a model file and makes it current.
-func (r *Root) inspect(ctx app.Context, name string, data []byte) {
-	r.modelLoading, r.modelErr = true, ""
-	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
-				r.modelLoading = false
-				m := &trained{name: r.uniqueName(resp.Info.Dataset), data: data, info: resp.Info, after: resp.Arrays["after"]}
-				r.keepModel(m)
-				r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				r.modelLoading = false
-				r.modelErr = fmt.Sprintf("Could not load %s: %v.", name, err)
-				if r.model != nil {
-					r.modelErr += "\nThe current model (" + r.model.name + ") is unchanged."
-				}
-			})
-		},
-	})
-}
-
-func (r *Root) uploadModel(ctx app.Context, files app.Value) {
-	r.modelLoading, r.modelErr = true, ""
-	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil || len(fs) == 0 {
-				r.modelLoading, r.modelErr = false, fmt.Sprintf("Could not read the file: %v", err)
-				return
-			}
-			r.inspect(ctx, fs[0].Name, fs[0].Data)
-		})
-	})
-}
-
-func (r *Root) classify(ctx app.Context, files app.Value) {
-	if r.model == nil {
-		return
-	}
-	model := r.model
-	r.classifying, r.classErr = true, ""
-	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				r.classifying, r.classErr = false, fmt.Sprintf("Could not read the files: %v", err)
-				return
-			}
-			r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: fs}, pool.Handler{
-				Done: func(resp protocol.Response) {
-					ctx.Dispatch(func(app.Context) {
-						r.classifying = false
-						if r.model == model {
-							r.graphs, r.chosen = resp.Graphs, 0
-							if r.csvURL != "" {
-								r.Backend.RevokeURL(r.csvURL)
-							}
-							r.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
-						}
-					})
-				},
-				Fail: func(err error) {
-					ctx.Dispatch(func(app.Context) {
-						r.classifying = false
-						r.classErr = "Could not classify: " + err.Error()
-						if len(r.graphs) > 0 {
-							r.classErr += "\nThe earlier predictions below still stand."
-						}
-					})
-				},
-			})
-		})
-	})
-}
-
-func (r *Root) classifyTab() app.UI {
-	t := &ClassifyTab{
-		Running: r.classifying, Error: r.classErr, Graphs: r.graphs, Chosen: r.chosen, CSV: r.csvURL,
-		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.classify(ctx, files) }) },
-		OnChoose: func(i int) { r.act(func(app.Context) { r.chosen = i }) },
-	}
-	if r.model != nil {
-		t.Model, t.Weight = r.model.info, r.model.after
-	}
-	return t
-}
-
-func (r *Root) modelsTab() app.UI {
-	t := &ModelsTab{
-		Loading: r.modelLoading, Error: r.modelErr,
-		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.uploadModel(ctx, files) }) },
-		OnUse: func(name string) {
-			r.act(func(app.Context) {
-				if m := r.findModel(name); m != nil {
-					r.useModel(m)
-				}
-			})
-		},
-		OnDelete: func(name string) { r.act(func(app.Context) { r.deleteModel(name) }) },
-	}
-	for _, m := range r.models {
-		t.Kept = append(t.Kept, Kept{Name: m.name, Info: m.info, Accuracy: m.accuracy, URL: m.url, Current: m == r.model})
-	}
-	if m := r.model; m != nil {
-		t.Model, t.Weight, t.URL, t.Name = m.info, m.after, m.url, m.name
-		t.FileName = "wkpi-" + m.info.Dataset + ".json"
-	}
-	return t
 }
