@@ -5,7 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/compare"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -35,7 +34,7 @@ func (t *CompareTab) Render() app.UI {
 			app.P().Text("Load a dataset on the Data tab first."),
 		)
 	}
-	names := compare.Names()
+	names := protocol.Methods()
 	return app.Div().Class("tab-body").Body(
 		app.Section().Class("card").ID("compare-form").Body(
 			app.H2().Text("Compare with baselines"),
@@ -44,7 +43,7 @@ func (t *CompareTab) Render() app.UI {
 				app.Range(names).Slice(func(i int) app.UI {
 					n := names[i]
 					return app.Label().Body(
-						app.Input().Type("checkbox").ID("method-"+n).Checked(!t.Off[n]).Disabled(t.Running || n == compare.Majority).
+						app.Input().Type("checkbox").ID("method-"+n).Checked(!t.Off[n]).Disabled(t.Running || n == protocol.MethodMajority).
 							OnChange(func(ctx app.Context, e app.Event) { t.OnToggle(n) }),
 						app.Text(" "+n),
 					)
@@ -124,7 +123,7 @@ func (t *CompareTab) chart() app.UI {
 				Attr("y1", num(y(min(1, m.Accuracy+m.Std)))).Attr("y2", num(y(max(0, m.Accuracy-m.Std)))).Attr("stroke", "#000"),
 			svg("text").Attr("font-size", 9).Attr("transform", fmt.Sprintf("translate(%s,%s) rotate(45)", num(x+bw/3), num(h-bottom+10))).Text(m.Name),
 		)
-		if m.Name == compare.Majority {
+		if m.Name == protocol.MethodMajority {
 			parts = append(parts, svg("line").ID("majority-line").DataSet("value", m.Accuracy).
 				Attr("x1", left).Attr("x2", w).Attr("y1", num(y(m.Accuracy))).Attr("y2", num(y(m.Accuracy))).
 				Attr("stroke", "#c00").Attr("stroke-dasharray", "4 3"))

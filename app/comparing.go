@@ -9,7 +9,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/compare"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -33,7 +32,7 @@ func compareGroups(picked []string) [][]string {
 	var groups [][]string
 	wkpi := -1
 	for _, m := range picked {
-		if m == compare.WKPI || m == compare.WKPIInit {
+		if m == protocol.MethodWKPI || m == protocol.MethodWKPIInit {
 			if wkpi >= 0 {
 				groups[wkpi] = append(groups[wkpi], m)
 				continue
@@ -95,8 +94,8 @@ func (r *Root) runCompare(ctx app.Context) {
 	if r.compare != nil && r.compare.off != nil {
 		off = r.compare.off
 	}
-	for _, m := range compare.Names() {
-		if !off[m] || m == compare.Majority { // majority always runs: the chart draws its line
+	for _, m := range protocol.Methods() {
+		if !off[m] || m == protocol.MethodMajority { // majority always runs: the chart draws its line
 			picked = append(picked, m)
 		}
 	}
@@ -141,7 +140,7 @@ func (r *Root) compareJob(ctx app.Context, s *compareState, j protocol.CompareJo
 					s.results, s.paired = resp.Compared, true
 				} else {
 					s.results = append(s.results, resp.Compared...)
-					order := compare.Names()
+					order := protocol.Methods()
 					slices.SortStableFunc(s.results, func(a, b protocol.CompareMethod) int {
 						return slices.Index(order, a.Name) - slices.Index(order, b.Name)
 					})
@@ -149,7 +148,7 @@ func (r *Root) compareJob(ctx app.Context, s *compareState, j protocol.CompareJo
 				if len(s.jobs) > 0 {
 					return
 				}
-				if !s.paired && slices.ContainsFunc(s.results, func(m protocol.CompareMethod) bool { return m.Name == compare.WKPI }) {
+				if !s.paired && slices.ContainsFunc(s.results, func(m protocol.CompareMethod) bool { return m.Name == protocol.MethodWKPI }) {
 					pj := j
 					pj.Methods, pj.Pair = nil, slices.Clone(s.results)
 					r.compareJob(ctx, s, pj, "pairing with WKPI")

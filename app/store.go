@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -54,14 +53,18 @@ type savedModel struct {
 // savedRun is the last cross-validation's results, for the Train tab of
 // the next visit; they show again once the same dataset is loaded.
 type savedRun struct {
-	Key     string            `json:"key"`
-	Used    protocol.Training `json:"used"`
-	Folds   []eval.Fold       `json:"folds"`
-	Report  *eval.Report      `json:"report"`
-	Info    *protocol.Info    `json:"info"`
-	Before  []float64         `json:"before"`
-	After   []float64         `json:"after"`
-	Seconds float64           `json:"seconds"`
+	Key    string            `json:"key"`
+	Used   protocol.Training `json:"used"`
+	Folds  []protocol.Fold   `json:"folds"`
+	Report *protocol.Report  `json:"report"`
+	// Test is the paired test of the learned against the initial weight
+	// function; absent from runs saved before the page had it from a
+	// worker, which asks for it again (Root.showRun).
+	Test    *protocol.PairedTest `json:"test,omitempty"`
+	Info    *protocol.Info       `json:"info"`
+	Before  []float64            `json:"before"`
+	After   []float64            `json:"after"`
+	Seconds float64              `json:"seconds"`
 }
 
 // model finds a kept model by name.
@@ -212,7 +215,7 @@ func (r *Root) saveRun(c *cvRun) {
 	if c.report == nil || c.info == nil {
 		return
 	}
-	run := &savedRun{Key: r.data.key, Used: c.used, Folds: c.folds, Report: c.report, Info: c.info,
+	run := &savedRun{Key: r.data.key, Used: c.used, Folds: c.folds, Report: c.report, Test: c.test, Info: c.info,
 		Before: c.before, After: c.after, Seconds: c.seconds}
 	r.train.lastRun = run
 	r.afterPaint(func() {
@@ -243,13 +246,18 @@ func (r *Root) restoreRun() {
 // run rebuilds the finished cvRun that s saved.
 func (s *savedRun) run() *cvRun {
 	return &cvRun{jobs: map[int64]bool{}, modelDone: true, units: len(s.Folds) + 1, used: s.Used,
-		folds: s.Folds, report: s.Report, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
+		folds: s.Folds, report: s.Report, test: s.Test, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
 		tally: Tally{Done: len(s.Folds), Total: len(s.Folds)}, restored: true}
 }
 
-// showRun shows the run s saved on the Train tab.
+// showRun shows the run s saved on the Train tab; a worker tests a run
+// saved without its test.
 func (r *Root) showRun(ctx app.Context, s *savedRun) {
-	r.train.cv = s.run()
+	c := s.run()
+	r.train.cv = c
+	if c.test == nil && c.report != nil && r.Backend != nil {
+		r.mergeCV(ctx, c, []protocol.CVPart{{Report: *c.report}})
+	}
 }
 
 func (r *Root) modelsTab() app.UI {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -27,18 +26,18 @@ type trainState struct {
 	asking   string    // a model of this name exists: replace it or keep both?
 }
 
-// cvRun is one press of Run: jobs of some folds each, and the final model.
+// cvRun is one press of Run: jobs of some folds each, the final model,
+// and the merge of the folds' parts.
 type cvRun struct {
 	jobs      map[int64]bool // jobs still running
 	modelDone bool
 	units     int // folds + the final training
 	start     time.Time
-	parts     []eval.Report // of the jobs that finished
-	folds     []eval.Fold   // every fold finished so far, once each, by index
+	parts     []protocol.CVPart // of the jobs that finished
+	folds     []protocol.Fold   // every fold finished so far, once each, by index
 	tally     Tally
-	labels    []int
-	classes   int
-	report    *eval.Report // merged from parts, once every job's part is in
+	report    *protocol.Report     // merged from parts by a worker, once every job's part is in
+	test      *protocol.PairedTest // learned against initial over the folds, with report
 	stage     string
 	eta       string
 	err       string
@@ -54,42 +53,73 @@ type cvRun struct {
 // addFold records a finished fold, as a worker sent it ahead of its job's
 // end or in the job's part, unless it has it already: a job retried on a
 // fresh worker sends its folds again.
-func (c *cvRun) addFold(f eval.Fold) {
-	i, found := slices.BinarySearchFunc(c.folds, f.Index, func(g eval.Fold, index int) int { return cmp.Compare(g.Index, index) })
+func (c *cvRun) addFold(f protocol.Fold) {
+	i, found := slices.BinarySearchFunc(c.folds, f.Index, func(g protocol.Fold, index int) int { return cmp.Compare(g.Index, index) })
 	if found {
 		return
 	}
 	c.folds = slices.Insert(c.folds, i, f)
-	learned, baseline := make([]float64, len(c.folds)), make([]float64, len(c.folds))
-	for k, g := range c.folds {
-		learned[k], baseline[k] = g.Accuracy, g.Baseline
+	// The running means; the merged report's come from a worker.
+	var learned, baseline float64
+	for _, g := range c.folds {
+		learned, baseline = learned+g.Accuracy, baseline+g.Baseline
 	}
-	c.tally.Done = len(c.folds)
-	c.tally.Learned, _ = eval.MeanStd(learned)
-	c.tally.Baseline, _ = eval.MeanStd(baseline)
+	n := float64(len(c.folds))
+	c.tally.Done, c.tally.Learned, c.tally.Baseline = len(c.folds), learned/n, baseline/n
 }
 
-// addPart records a finished job's folds; once every fold's part is in,
-// the report is eval.Merge of the parts, as for a CV run in one piece.
-func (c *cvRun) addPart(part *protocol.CVPart) {
-	c.parts = append(c.parts, part.Report)
-	c.labels, c.classes = part.Labels, part.Classes
+// addPart records a finished job's folds, and says whether every fold's
+// part is in: then a worker merges them (Root.mergeCV), as for a CV run
+// in one piece.
+func (c *cvRun) addPart(part *protocol.CVPart) bool {
+	c.parts = append(c.parts, *part)
 	n := 0
 	for _, p := range c.parts {
-		n += len(p.Folds)
-		for _, f := range p.Folds {
+		n += len(p.Report.Folds)
+		for _, f := range p.Report.Folds {
 			c.addFold(f)
 		}
 	}
-	if n != c.tally.Total {
-		return
+	return n == c.tally.Total
+}
+
+// mergeCV has a worker merge the parts of run c into its report and test
+// learned against initial weight function over the folds. A run restored
+// from an earlier visit asks only for its test, which that visit's page
+// may not have saved; its job is not one of the run's.
+func (r *Root) mergeCV(ctx app.Context, c *cvRun, parts []protocol.CVPart) {
+	id := new(int64)
+	live := func() bool { return r.train.cv == c && (c.restored || c.jobs[*id]) }
+	*id = r.submit(ctx, protocol.Request{Kind: protocol.MergeCV, Parts: parts}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				if !live() {
+					return
+				}
+				c.report, c.test = &resp.Merged.Report, &resp.Merged.Test
+				if c.restored {
+					r.saveRun(c)
+					return
+				}
+				r.jobDone(c, *id)
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				if !live() || errors.Is(err, pool.ErrCanceled) {
+					return
+				}
+				if c.restored {
+					return // the results show without the test
+				}
+				c.err = "Merging the folds failed: " + err.Error()
+				r.jobDone(c, *id)
+			})
+		},
+	})
+	if !c.restored {
+		c.jobs[*id] = true
 	}
-	merged, err := eval.Merge(c.labels, c.classes, c.parts...)
-	if err != nil {
-		c.err = "Merging the folds failed: " + err.Error()
-		return
-	}
-	c.report = &merged
 }
 
 func (r *Root) trainTab() app.UI {
@@ -109,7 +139,7 @@ func (r *Root) trainTab() app.UI {
 	if c := tr.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
 		t.Fraction = float64(c.finished()) / float64(c.units)
-		t.Folds, t.Tally, t.Report = c.folds, c.tally, c.report
+		t.Folds, t.Tally, t.Report, t.Test = c.folds, c.tally, c.report, c.test
 		if c.units > 1 { // a run that started, not a refusal
 			t.Used, t.Restored = &c.used, c.restored
 		}
@@ -231,7 +261,9 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 			Done: func(resp protocol.Response) {
 				ctx.Dispatch(func(app.Context) {
 					if live() {
-						c.addPart(resp.CV)
+						if c.addPart(resp.CV) {
+							r.mergeCV(ctx, c, c.parts)
+						}
 						r.jobDone(c, *id)
 					}
 				})

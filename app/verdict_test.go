@@ -5,42 +5,36 @@ import (
 	"strings"
 	"testing"
 
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/protocol"
 )
 
-func folds(learned []float64, baseline ...float64) []eval.Fold {
-	f := make([]eval.Fold, len(learned))
-	for i := range f {
-		f[i] = eval.Fold{Index: i, Accuracy: learned[i], Baseline: baseline[i]}
-	}
-	return f
+func paired(mean, std, tp, wp float64, diffs ...float64) protocol.PairedTest {
+	return protocol.PairedTest{ComparePaired: protocol.ComparePaired{Differences: diffs, TP: tp, WilcoxonP: wp}, Mean: mean, Std: std}
 }
 
-// TestPairedTest checks the paired t-test against the closed forms of
-// Student's t distribution for 1 and 2 degrees of freedom:
-// p = 1 - 2 atan(|t|)/pi and p = 1 - |t|/sqrt(t^2 + 2).
-func TestPairedTest(t *testing.T) {
-	// Differences 0.1, 0.2, 0: mean 0.1, sample std 0.1, t = sqrt 3.
-	p := pairedTest(folds([]float64{0.9, 1, 0.8}, 0.8, 0.8, 0.8))
-	if want := 1 - math.Sqrt(3)/math.Sqrt(5); math.Abs(p.P-want) > 1e-9 || math.Abs(p.T-math.Sqrt(3)) > 1e-9 || math.Abs(p.Mean-0.1) > 1e-12 {
-		t.Errorf("3 folds: t %v p %v mean %v, want t sqrt 3, p %v", p.T, p.P, p.Mean, want)
-	}
-	// Differences -0.3, -0.1: mean -0.2, std sqrt 0.02, t = -2.
-	p = pairedTest(folds([]float64{0.5, 0.7}, 0.8, 0.8))
-	if want := 1 - 2*math.Atan(2)/math.Pi; math.Abs(p.P-want) > 1e-9 || math.Abs(p.T+2) > 1e-9 {
-		t.Errorf("2 folds: t %v p %v, want t -2, p %v", p.T, p.P, want)
-	}
-	if p := pairedTest(folds([]float64{0.8, 0.7}, 0.8, 0.7)); p.P != 1 || !strings.HasPrefix(p.verdict(), "Learning did not help") {
-		t.Errorf("equal folds: p %v, verdict %q", p.P, p.verdict())
-	}
-	if p := pairedTest(folds([]float64{0.75, 1}, 0.5, 0.75)); p.P != 0 || !strings.HasPrefix(p.verdict(), "Learning helped") {
-		t.Errorf("the same gain in every fold: p %v, verdict %q", p.P, p.verdict())
-	}
-	p = pairedTest(folds([]float64{0.66, 0.67}, 0.8, 0.85))
-	p.Majority, p.MajorityOf = 0.665, "1"
-	if !strings.Contains(p.verdict(), "no better than always answering class 1 (66.5 %)") {
-		t.Errorf("a kernel at the majority rate is not called out: %q", p.verdict())
+// TestVerdict: the verdict reads the worker's test (the decision is the
+// paired t-test's at 5 %) and calls out a kernel at the majority rate.
+func TestVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		test    protocol.PairedTest
+		learned float64
+		want    string
+	}{
+		{"gain in every fold", paired(0.25, 0, 0, 0.5, 0.25, 0.25), 0.9,
+			"Learning helped: learned minus initial weight function: +25.0 ± 0.0 points over 2 folds (paired t-test p = 0, Wilcoxon signed-rank p = 0.5)."},
+		{"significant loss", paired(-0.2, 0.05, 0.012, 0.031, -0.2, -0.25, -0.15), 0.9,
+			"Learning made it worse: learned minus initial weight function: -20.0 ± 5.0 points over 3 folds (paired t-test p = 0.012, Wilcoxon signed-rank p = 0.031)."},
+		{"a gain within the noise", paired(0.1, 0.1, 0.18, 0.25, 0.1, 0.2, 0), 0.9,
+			"Learning did not help here: learned minus initial weight function: +10.0 ± 10.0 points over 3 folds (paired t-test p = 0.18, Wilcoxon signed-rank p = 0.25); the difference is within the folds' noise."},
+		{"no difference", paired(0, 0, 1, 1, 0, 0), 0.9, "Learning did not help here:"},
+		{"one fold", paired(0.5, 0, 1, 1, 0.5), 0.9, "Too few folds to test whether learning helped."},
+		{"at the majority rate", paired(-0.16, 0.01, 0.04, 0.5, -0.14, -0.18), 0.665,
+			"Learning made it worse: learned minus initial weight function: -16.0 ± 1.0 points over 2 folds (paired t-test p = 0.04, Wilcoxon signed-rank p = 0.5). The learned kernel does no better than always answering class 1 (66.5 %)."},
+	} {
+		if got := verdict(tc.test, tc.learned, 0.665, "1"); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 	if r, c := majority([]protocol.Class{{Label: "-1", Count: 63}, {Label: "1", Count: 125}}); math.Abs(r-125.0/188) > 1e-12 || c != "1" {
 		t.Errorf("majority %v %q", r, c)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/persistence"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -68,11 +67,11 @@ func rasterPixels(t *testing.T, html string) []string {
 }
 
 func TestDiagramViewMarksAndLegend(t *testing.T) {
-	d := persistence.Diagrams{
-		Ord0: []persistence.Point{{Birth: 0, Death: 1}, {Birth: 0, Death: 2}},
-		Ext0: []persistence.Point{{Birth: 0, Death: 3}},
-		Rel1: []persistence.Point{{Birth: 3, Death: 1}},
-		Ext1: []persistence.Point{{Birth: 3, Death: 2}, {Birth: 2, Death: 1}, {Birth: 2.5, Death: 2}},
+	d := protocol.Diagrams{
+		Ord0: []protocol.Point{{Birth: 0, Death: 1}, {Birth: 0, Death: 2}},
+		Ext0: []protocol.Point{{Birth: 0, Death: 3}},
+		Rel1: []protocol.Point{{Birth: 3, Death: 1}},
+		Ext1: []protocol.Point{{Birth: 3, Death: 2}, {Birth: 2, Death: 1}, {Birth: 2.5, Death: 2}},
 	}
 	html := app.HTMLString(&DiagramView{Diagrams: d})
 	for _, tc := range []struct {
@@ -219,7 +218,7 @@ func TestDataTabSummary(t *testing.T) {
 func Example() {
 	// Components render to HTML natively too, which is how cmd/static
 	// prerenders the page.
-	v := &DiagramView{Diagrams: persistence.Diagrams{Ext0: []persistence.Point{{Birth: 0, Death: 1}}}}
+	v := &DiagramView{Diagrams: protocol.Diagrams{Ext0: []protocol.Point{{Birth: 0, Death: 1}}}}
 	fmt.Println(strings.Contains(app.HTMLString(v), "Ext0 (1)"))
 	// Output: true
 }
@@ -227,7 +226,7 @@ func Example() {
 // TestStackedPoints: MUTAG graph 0's Rel1 has five points on three spots;
 // each spot is drawn once and says how many points it holds.
 func TestStackedPoints(t *testing.T) {
-	d := persistence.Diagrams{Rel1: []persistence.Point{{Birth: 1, Death: 0}, {Birth: 1, Death: 0}, {Birth: 1, Death: 0}, {Birth: 2, Death: 0.5}, {Birth: 0.5, Death: 0}}}
+	d := protocol.Diagrams{Rel1: []protocol.Point{{Birth: 1, Death: 0}, {Birth: 1, Death: 0}, {Birth: 1, Death: 0}, {Birth: 2, Death: 0.5}, {Birth: 0.5, Death: 0}}}
 	html := app.HTMLString(&DiagramView{Diagrams: d})
 	spots := 0
 	counts := map[string]int{}

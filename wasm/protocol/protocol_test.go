@@ -6,10 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"wkpi-web/core/eval"
-	"wkpi-web/core/learn"
-	"wkpi-web/core/persistence"
 )
 
 func TestRequestRoundTrip(t *testing.T) {
@@ -38,7 +34,7 @@ func TestRequestRoundTrip(t *testing.T) {
 func TestResponseRoundTrip(t *testing.T) {
 	r := Response{ID: 9, Event: Done,
 		Explored: &Explored{Graph: 1, Grid: Grid{MinX: -1, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 3}, Channels: []string{"ord0+ext0", "rel1+ext1"},
-			Diagrams: persistence.Diagrams{Ord0: []persistence.Point{{Birth: 0, Death: 1}}, Ext1: []persistence.Point{{Birth: 2, Death: 1}}}},
+			Diagrams: Diagrams{Ord0: []Point{{Birth: 0, Death: 1}, {Birth: 0, Death: math.Inf(1)}}, Ext1: []Point{{Birth: 2, Death: 1}}}},
 		Arrays: map[string][]float64{
 			"values": {1, -2.5, math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64, math.MaxFloat64},
 			"image":  {},
@@ -160,10 +156,9 @@ func TestModelAndInputsRoundTrip(t *testing.T) {
 // TestPartialRoundTrip: a finished fold travels in the header, whole; its
 // event and fields survive, and nothing goes to blobs.
 func TestPartialRoundTrip(t *testing.T) {
-	cfg := eval.DefaultConfig()
-	resp := Response{ID: 7, Event: Partial, Fold: &eval.Fold{
-		Index: 3, Config: cfg, Accuracy: 0.75, Baseline: 0.5,
-		Trace: learn.Trace{Cost: []float64{2.5, 1.25, 1}, Iterations: 2, Converged: true},
+	resp := Response{ID: 7, Event: Partial, Fold: &Fold{
+		Index: 3, Config: FoldConfig{Sigma: 0.01, C: 100, Learn: FoldLearn{M: 5}, Gauss: 1}, Accuracy: 0.75, Baseline: 0.5,
+		Trace: Trace{Cost: []float64{2.5, 1.25, 1}, Iterations: 2, Converged: true},
 		Test:  []int{4, 9, 11, 20}, Predicted: []int{0, 1, 1, 0}, BaselinePredicted: []int{1, 1, 1, 1},
 	}}
 	e, err := resp.Envelope()
