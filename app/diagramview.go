@@ -6,19 +6,19 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/persistence"
+	"wkpi-web/wasm/protocol"
 )
 
 // DiagramView draws the four extended persistence diagrams in one plane
 // (birth across, death up) with the diagonal, one colour and mark each.
 type DiagramView struct {
 	app.Compo
-	Diagrams persistence.Diagrams
+	Diagrams protocol.Diagrams
 }
 
 type series struct {
 	name, class, colour string
-	points              []persistence.Point
+	points              []protocol.Point
 }
 
 // Render draws a 100x100 plot with margins for the axes.
@@ -64,7 +64,7 @@ func (v *DiagramView) Render() app.UI {
 			svg("text").Class("tick").Attr("x", "96").Attr("y", "93").Attr("text-anchor", "end").Text(fmt.Sprintf("%.3g", hi)),
 			app.Range(all).Slice(func(i int) app.UI {
 				s := all[i]
-				spots := stack(s.points, func(p persistence.Point) (float64, float64) { return px(p.Birth), py(p.Death) })
+				spots := stack(s.points, func(p protocol.Point) (float64, float64) { return px(p.Birth), py(p.Death) })
 				return svg("g").Class("series " + s.class).Body(
 					app.Range(spots).Slice(func(j int) app.UI {
 						sp := spots[j]

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -17,7 +16,8 @@ var tabs = [][2]string{
 }
 
 // Root is the whole page: tab bar, the current tab, a status line. It owns
-// the session's state and passes it down as plain values.
+// the session's state, one type per tab, and passes it down as plain
+// values: each tab's component gets what its state holds.
 type Root struct {
 	app.Compo
 	Backend Backend
@@ -26,43 +26,17 @@ type Root struct {
 	// mounted is set once the page runs (not in tests or prerendering).
 	mounted bool
 	tab     string
+	status  string
+	jobs    int                   // jobs submitted and not yet ended
+	kinds   map[protocol.Kind]int // of those jobs, how many of each kind
+	update  bool                  // a newer version of the app is cached and waits for a reload
 
-	key      string // current dataset, as the Backend named it
-	summary  *protocol.Summary
-	loading  string // what is being loaded, "" when idle
-	loadErr  string
-	graph    int
-	drawing  *protocol.Drawing
-	x, y     []float64
-	drawErr  string
-	desc     string
-	explored *protocol.Explored
-	values   []float64
-	image    []float64
-	exploreJ int64 // running explore job, 0 when idle
-	progress string
-	expErr   string
-	status   string
-	jobs     int                   // jobs submitted and not yet ended
-	kinds    map[protocol.Kind]int // of those jobs, how many of each kind
-
-	form         *protocol.Training // the Train tab's choices
-	formText     map[string]string  // invalid text typed in its number fields, by id
-	cv           *cvRun
-	lastRun      *savedRun  // the last finished run, shown again with its dataset
-	asking       string     // a model of this name exists: replace it or keep both?
-	models       []*trained // every kept model
-	model        *trained   // the one Classify uses
-	modelLoading bool
-	modelErr     string
-	classifying  bool
-	classErr     string
-	graphs       []protocol.Graph // predictions of the last upload
-	csvURL       string           // of graphs as CSV, for download
-	chosen       int
-	update       bool // a newer version of the app is cached and waits for a reload
-
-	compare *compareState // the Compare tab
+	data     dataState     // the dataset and the graph picked: the Data tab
+	explore  exploreState  // the Explore tab
+	train    trainState    // the Train tab
+	compare  *compareState // the Compare tab
+	classify classifyState // the Classify tab
+	models   modelsState   // the Models tab: the kept models, one of them current
 }
 
 // OnAppUpdate offers the new version that the service worker has cached;
@@ -77,16 +51,16 @@ func (r *Root) OnMount(ctx app.Context) {
 	if r.Backend == nil {
 		return
 	}
-	if r.form == nil {
-		r.form = &protocol.Training{Spec: spec.Defaults()}
+	if r.train.form == nil {
+		r.train.form = &protocol.Training{Spec: spec.Defaults()}
 	}
 	r.restoreModels(ctx)
 	r.restoreRun()
-	r.loading = "saved dataset"
+	r.data.loading = "saved dataset"
 	r.Backend.Restore(func(key string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if key == "" {
-				r.loading = ""
+				r.data.loading = ""
 				return
 			}
 			r.load(ctx, key)
@@ -169,23 +143,9 @@ func (r *Root) tabBar() app.UI {
 func (r *Root) body() app.UI {
 	switch r.current() {
 	case "data":
-		return &DataTab{
-			Summary: r.summary, Loading: r.loading, Error: r.loadErr,
-			Graph: r.graph, Drawing: r.drawing, X: r.x, Y: r.y, DrawError: r.drawErr,
-			OnDemo:   func(name string) { r.act(func(ctx app.Context) { r.demo(ctx, name) }) },
-			OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.upload(ctx, files) }) },
-			OnGraph:  func(i int) { r.act(func(ctx app.Context) { r.pickGraph(ctx, i) }) },
-		}
+		return r.dataTab()
 	case "explore":
-		return &ExploreTab{
-			Summary: r.summary, Graph: r.graph, Descriptor: r.descriptor(),
-			Drawing: r.drawing, X: r.x, Y: r.y, Values: r.values,
-			Explored: r.explored, Image: r.image, Running: r.exploreJ != 0,
-			Progress: r.progress, Error: r.expErr,
-			OnGraph:      func(i int) { r.act(func(ctx app.Context) { r.pickGraph(ctx, i) }) },
-			OnDescriptor: func(d string) { r.act(func(ctx app.Context) { r.pickDescriptor(ctx, d) }) },
-			OnCancel:     func() { r.act(r.cancelExplore) },
-		}
+		return r.exploreTab()
 	case "train":
 		return r.trainTab()
 	case "classify":
@@ -235,13 +195,6 @@ func (r *Root) act(f func(ctx app.Context)) {
 	if r.Backend != nil { // nil when prerendered, where no events fire
 		r.ctx.Dispatch(f)
 	}
-}
-
-func (r *Root) descriptor() string {
-	if r.desc == "" {
-		return "ricci"
-	}
-	return r.desc
 }
 
 // tabIndex is the position of tab id in tabs.
@@ -297,154 +250,7 @@ func (r *Root) showTab(ctx app.Context, id string) {
 
 func (r *Root) selectTab(ctx app.Context, id string) {
 	r.tab = id
-	if id == "explore" && r.summary != nil && r.explored == nil && r.exploreJ == 0 {
-		r.explore(ctx)
+	if id == "explore" && r.data.summary != nil && r.explore.explored == nil && r.explore.job == 0 {
+		r.startExplore(ctx)
 	}
-}
-
-func (r *Root) demo(ctx app.Context, name string) {
-	if r.Backend == nil {
-		return
-	}
-	r.loading, r.loadErr = name, ""
-	r.Backend.Demo(name, func(key string, err error) {
-		ctx.Dispatch(func(ctx app.Context) { r.loaded(ctx, key, err) })
-	})
-}
-
-func (r *Root) upload(ctx app.Context, files app.Value) {
-	if r.Backend == nil {
-		return
-	}
-	r.loading, r.loadErr = "your files", ""
-	r.Backend.Upload(files, func(key string, err error) {
-		ctx.Dispatch(func(ctx app.Context) { r.loaded(ctx, key, err) })
-	})
-}
-
-func (r *Root) loaded(ctx app.Context, key string, err error) {
-	if err != nil {
-		r.loading, r.loadErr = "", "Could not load the dataset: "+err.Error()
-		return
-	}
-	r.load(ctx, key)
-}
-
-// load parses dataset key in a worker and shows its summary and graph 0.
-func (r *Root) load(ctx app.Context, key string) {
-	what := r.loading
-	r.status = "Reading " + what + "…"
-	r.submit(ctx, protocol.Request{Kind: protocol.Load, Dataset: key}, pool.Handler{
-		Progress: func(stage string, done, total int) {
-			ctx.Dispatch(func(ctx app.Context) { r.status = fmt.Sprintf("%s %d/%d", stage, done, total) })
-		},
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				r.key, r.summary, r.loading, r.loadErr = key, resp.Summary, "", ""
-				r.Backend.Save(key)
-				r.status = fmt.Sprintf("Loaded %s: %d graphs.", resp.Summary.Name, resp.Summary.Graphs)
-				r.explored, r.values, r.image = nil, nil, nil
-				r.cancelCV("")
-				r.cv = nil // its results belong to the previous dataset
-				if r.lastRun != nil && r.lastRun.Key == key {
-					r.cv = r.lastRun.run()
-				}
-				r.pickGraph(ctx, 0)
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				r.loading, r.status = "", "Loading failed."
-				r.loadErr = "Could not load " + what + ": " + err.Error()
-				if r.summary != nil {
-					r.loadErr += "\nThe dataset " + r.summary.Name + " is still loaded."
-				}
-			})
-		},
-	})
-}
-
-func (r *Root) pickGraph(ctx app.Context, i int) {
-	if r.summary == nil || i < 0 || i >= r.summary.Graphs {
-		return
-	}
-	if r.drawing != nil && r.drawing.Graph != i {
-		r.drawing, r.x, r.y = nil, nil, nil // show "Drawing…", not the previous graph
-	}
-	r.graph, r.drawErr = i, ""
-	r.submit(ctx, protocol.Request{Kind: protocol.Draw, Dataset: r.key, Graph: i}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if resp.Drawing.Graph != r.graph {
-					return // the user moved on
-				}
-				r.drawing, r.x, r.y = resp.Drawing, resp.Arrays["x"], resp.Arrays["y"]
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) { r.drawErr = err.Error() })
-		},
-	})
-	if r.current() == "explore" {
-		r.explore(ctx)
-	} else {
-		r.explored, r.values, r.image = nil, nil, nil
-	}
-}
-
-func (r *Root) pickDescriptor(ctx app.Context, d string) {
-	r.desc = d
-	r.explore(ctx)
-}
-
-func (r *Root) cancelExplore(ctx app.Context) {
-	if r.exploreJ != 0 {
-		r.Backend.Cancel(r.exploreJ)
-	}
-}
-
-// explore computes the current graph's persistence under the current
-// descriptor, replacing any explore job still running.
-func (r *Root) explore(ctx app.Context) {
-	if r.Backend == nil || r.summary == nil {
-		return
-	}
-	r.cancelExplore(ctx)
-	r.expErr, r.progress = "", "Starting…"
-	var id int64
-	id = r.submit(ctx, protocol.Request{
-		Kind: protocol.Explore, Dataset: r.key, Graph: r.graph,
-		Descriptor: protocol.Descriptor{Kind: r.descriptor()},
-	}, pool.Handler{
-		Progress: func(stage string, done, total int) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if r.exploreJ == id {
-					r.progress = fmt.Sprintf("Computing %s (%d of %d)…", stage, done+1, total)
-				}
-			})
-		},
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if r.exploreJ != id {
-					return
-				}
-				r.exploreJ, r.progress = 0, ""
-				r.explored, r.values, r.image = resp.Explored, resp.Arrays["values"], resp.Arrays["image"]
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if r.exploreJ != id {
-					return
-				}
-				r.exploreJ, r.progress = 0, ""
-				if errors.Is(err, pool.ErrCanceled) {
-					r.expErr = "Canceled."
-					return
-				}
-				r.expErr = err.Error()
-			})
-		},
-	})
-	r.exploreJ = id
 }

@@ -20,6 +20,8 @@ var kindWords = map[protocol.Kind]string{
 	protocol.Train:         "training the final model",
 	protocol.Inspect:       "checking a model",
 	protocol.Predict:       "classifying graphs",
+	protocol.Compare:       "comparing with baselines",
+	protocol.MergeCV:       "merging the folds",
 }
 
 // busy describes the jobs under way, e.g. "Working in the background:

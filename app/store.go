@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -20,6 +19,27 @@ const (
 	keyResults = "results" // JSON savedRun: the last CV's tables and plots
 	keyLegacy  = "model"   // one model's JSON, as earlier versions kept it
 )
+
+// modelsState is the Models tab's: the models kept across visits, one
+// of them the current model, which Classify uses.
+type modelsState struct {
+	kept    []*trained // every kept model
+	current *trained   // the one Classify uses
+	loading bool       // a model file is being read and checked
+	err     string
+}
+
+// trained is a kept model: its name, its JSON as a worker described it,
+// and the CV accuracy and settings of the run that trained it, if known.
+type trained struct {
+	name     string
+	data     []byte
+	info     *protocol.Info
+	after    []float64
+	url      string
+	accuracy float64
+	settings *protocol.Training
+}
 
 // savedModel is a model as kept across visits: its name, its JSON and
 // what the page knows of it besides (the CV accuracy, the settings).
@@ -33,19 +53,23 @@ type savedModel struct {
 // savedRun is the last cross-validation's results, for the Train tab of
 // the next visit; they show again once the same dataset is loaded.
 type savedRun struct {
-	Key     string            `json:"key"`
-	Used    protocol.Training `json:"used"`
-	Folds   []eval.Fold       `json:"folds"`
-	Report  *eval.Report      `json:"report"`
-	Info    *protocol.Info    `json:"info"`
-	Before  []float64         `json:"before"`
-	After   []float64         `json:"after"`
-	Seconds float64           `json:"seconds"`
+	Key    string            `json:"key"`
+	Used   protocol.Training `json:"used"`
+	Folds  []protocol.Fold   `json:"folds"`
+	Report *protocol.Report  `json:"report"`
+	// Test is the paired test of the learned against the initial weight
+	// function; absent from runs saved before the page had it from a
+	// worker, which asks for it again (Root.showRun).
+	Test    *protocol.PairedTest `json:"test,omitempty"`
+	Info    *protocol.Info       `json:"info"`
+	Before  []float64            `json:"before"`
+	After   []float64            `json:"after"`
+	Seconds float64              `json:"seconds"`
 }
 
 // model finds a kept model by name.
 func (r *Root) findModel(name string) *trained {
-	for _, m := range r.models {
+	for _, m := range r.models.kept {
 		if m.name == name {
 			return m
 		}
@@ -66,11 +90,12 @@ func (r *Root) uniqueName(base string) string {
 // makes it current and saves the list.
 func (r *Root) keepModel(m *trained) {
 	m.url = r.Backend.ObjectURL(m.data, "application/json")
+	ms := &r.models
 	if old := r.findModel(m.name); old != nil {
 		r.Backend.RevokeURL(old.url)
-		r.models[slices.Index(r.models, old)] = m
+		ms.kept[slices.Index(ms.kept, old)] = m
 	} else {
-		r.models = append(r.models, m)
+		ms.kept = append(ms.kept, m)
 	}
 	r.useModel(m)
 	r.saveModels()
@@ -78,10 +103,10 @@ func (r *Root) keepModel(m *trained) {
 
 // useModel makes m the model Classify uses.
 func (r *Root) useModel(m *trained) {
-	if r.model != m {
-		r.graphs, r.classErr = nil, ""
+	if r.models.current != m {
+		r.classify.graphs, r.classify.err = nil, ""
 	}
-	r.model = m
+	r.models.current = m
 	r.Backend.Put(keyCurrent, []byte(m.name))
 }
 
@@ -91,12 +116,13 @@ func (r *Root) deleteModel(name string) {
 	if m == nil {
 		return
 	}
+	ms := &r.models
 	r.Backend.RevokeURL(m.url)
-	r.models = slices.DeleteFunc(r.models, func(t *trained) bool { return t == m })
-	if r.model == m {
-		r.model, r.graphs = nil, nil
-		if len(r.models) > 0 {
-			r.useModel(r.models[len(r.models)-1])
+	ms.kept = slices.DeleteFunc(ms.kept, func(t *trained) bool { return t == m })
+	if ms.current == m {
+		ms.current, r.classify.graphs = nil, nil
+		if len(ms.kept) > 0 {
+			r.useModel(ms.kept[len(ms.kept)-1])
 		}
 	}
 	r.saveModels()
@@ -104,8 +130,8 @@ func (r *Root) deleteModel(name string) {
 
 func (r *Root) saveModels() {
 	r.afterPaint(func() {
-		list := make([]savedModel, len(r.models))
-		for i, m := range r.models {
+		list := make([]savedModel, len(r.models.kept))
+		for i, m := range r.models.kept {
 			list[i] = savedModel{Name: m.name, Data: m.data, Accuracy: m.accuracy, Settings: m.settings}
 		}
 		data, err := json.Marshal(list)
@@ -169,15 +195,16 @@ func (r *Root) restoreModel(ctx app.Context, s savedModel, current string) {
 				}
 				m := &trained{name: name, data: s.Data, info: resp.Info, after: resp.Arrays["after"], accuracy: s.Accuracy, settings: s.Settings,
 					url: r.Backend.ObjectURL(s.Data, "application/json")}
-				r.models = append(r.models, m)
-				if r.model == nil || name == current {
-					r.model = m
+				ms := &r.models
+				ms.kept = append(ms.kept, m)
+				if ms.current == nil || name == current {
+					ms.current = m
 				}
 			})
 		},
 		Fail: func(err error) {
 			ctx.Dispatch(func(app.Context) {
-				r.modelErr = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
+				r.models.err = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
 			})
 		},
 	})
@@ -188,9 +215,9 @@ func (r *Root) saveRun(c *cvRun) {
 	if c.report == nil || c.info == nil {
 		return
 	}
-	run := &savedRun{Key: r.key, Used: c.used, Folds: c.folds, Report: c.report, Info: c.info,
+	run := &savedRun{Key: r.data.key, Used: c.used, Folds: c.folds, Report: c.report, Test: c.test, Info: c.info,
 		Before: c.before, After: c.after, Seconds: c.seconds}
-	r.lastRun = run
+	r.train.lastRun = run
 	r.afterPaint(func() {
 		data, err := json.Marshal(run)
 		if err == nil {
@@ -207,10 +234,10 @@ func (r *Root) restoreRun() {
 		if data == nil || json.Unmarshal(data, &s) != nil || s.Report == nil {
 			return
 		}
-		r.ctx.Dispatch(func(app.Context) {
-			r.lastRun = &s
-			if r.cv == nil && r.key == s.Key {
-				r.cv = s.run()
+		r.ctx.Dispatch(func(ctx app.Context) {
+			r.train.lastRun = &s
+			if r.train.cv == nil && r.data.key == s.Key {
+				r.showRun(ctx, &s)
 			}
 		})
 	})
@@ -219,6 +246,79 @@ func (r *Root) restoreRun() {
 // run rebuilds the finished cvRun that s saved.
 func (s *savedRun) run() *cvRun {
 	return &cvRun{jobs: map[int64]bool{}, modelDone: true, units: len(s.Folds) + 1, used: s.Used,
-		folds: s.Folds, report: s.Report, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
+		folds: s.Folds, report: s.Report, test: s.Test, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
 		tally: Tally{Done: len(s.Folds), Total: len(s.Folds)}, restored: true}
+}
+
+// showRun shows the run s saved on the Train tab; a worker tests a run
+// saved without its test.
+func (r *Root) showRun(ctx app.Context, s *savedRun) {
+	c := s.run()
+	r.train.cv = c
+	if c.test == nil && c.report != nil && r.Backend != nil {
+		r.mergeCV(ctx, c, []protocol.CVPart{{Report: *c.report}})
+	}
+}
+
+func (r *Root) modelsTab() app.UI {
+	ms := &r.models
+	t := &ModelsTab{
+		Loading: ms.loading, Error: ms.err,
+		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.uploadModel(ctx, files) }) },
+		OnUse: func(name string) {
+			r.act(func(app.Context) {
+				if m := r.findModel(name); m != nil {
+					r.useModel(m)
+				}
+			})
+		},
+		OnDelete: func(name string) { r.act(func(app.Context) { r.deleteModel(name) }) },
+	}
+	for _, m := range ms.kept {
+		t.Kept = append(t.Kept, Kept{Name: m.name, Info: m.info, Accuracy: m.accuracy, URL: m.url, Current: m == ms.current})
+	}
+	if m := ms.current; m != nil {
+		t.Model, t.Weight, t.URL, t.Name = m.info, m.after, m.url, m.name
+		t.FileName = "wkpi-" + m.info.Dataset + ".json"
+	}
+	return t
+}
+
+// inspect has a worker validate a model file and makes it current.
+func (r *Root) inspect(ctx app.Context, name string, data []byte) {
+	ms := &r.models
+	ms.loading, ms.err = true, ""
+	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				ms.loading = false
+				m := &trained{name: r.uniqueName(resp.Info.Dataset), data: data, info: resp.Info, after: resp.Arrays["after"]}
+				r.keepModel(m)
+				r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				ms.loading = false
+				ms.err = fmt.Sprintf("Could not load %s: %v.", name, err)
+				if ms.current != nil {
+					ms.err += "\nThe current model (" + ms.current.name + ") is unchanged."
+				}
+			})
+		},
+	})
+}
+
+func (r *Root) uploadModel(ctx app.Context, files app.Value) {
+	ms := &r.models
+	ms.loading, ms.err = true, ""
+	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil || len(fs) == 0 {
+				ms.loading, ms.err = false, fmt.Sprintf("Could not read the file: %v", err)
+				return
+			}
+			r.inspect(ctx, fs[0].Name, fs[0].Data)
+		})
+	})
 }

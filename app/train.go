@@ -6,8 +6,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/crossval"
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -21,18 +19,21 @@ var Inits = [][2]string{{"kcenter", "k-center"}, {"kmeans", "k-means"}, {"random
 type TrainTab struct {
 	app.Compo
 	Summary  *protocol.Summary
-	Form     *protocol.Training // nil until the worker sent the defaults
+	Form     *protocol.Training // the settings shown; nil before the page mounts
 	Running  bool
 	Progress string  // stage text
 	Fraction float64 // of the whole run, in [0, 1]
 	ETA      string
 	Error    string
-	Folds    []eval.Fold  // finished folds, in order of index
-	Tally    Tally        // of Folds, while the others run
-	Report   *eval.Report // merged, once every fold finished
-	Model    *protocol.Info
-	Before   []float64
-	After    []float64
+	Folds    []protocol.Fold  // finished folds, in order of index
+	Tally    Tally            // of Folds, while the others run
+	Report   *protocol.Report // merged, once every fold finished
+	// Test is the paired test of learned against initial weight function
+	// over the folds, from the worker that merged them.
+	Test   *protocol.PairedTest
+	Model  *protocol.Info
+	Before []float64
+	After  []float64
 	// Text holds what the user typed in number fields that do not parse
 	// or are out of range, by field id; the run waits until it is empty.
 	Text map[string]string
@@ -47,7 +48,7 @@ type TrainTab struct {
 	OnAnswer func(string)
 	OnForm   func(protocol.Training)
 	OnField  func(id, text string)
-	OnPreset func(name string) // "paper" or "defaults"
+	OnPreset func(name string) // a spec.Presets name
 	OnRun    func()
 	OnCancel func()
 }
@@ -97,8 +98,6 @@ func (t *TrainTab) results() app.UI {
 			}),
 			app.If(t.Report != nil, func() app.UI {
 				r := t.Report
-				p := pairedTest(t.Report.Folds)
-				p.Majority, p.MajorityOf = rate, largest
 				return app.Div().Body(
 					app.Dl().Body(
 						app.Dt().Text("Learned weight function"),
@@ -108,7 +107,9 @@ func (t *TrainTab) results() app.UI {
 						app.Dt().Text("Always the largest class"),
 						app.Dd().ID("acc-majority").DataSet("value", rate).Text(fmt.Sprintf("%.1f %% (class %s)", 100*rate, largest)),
 					),
-					app.P().ID("train-verdict").DataSet("p", p.P).Text(p.verdict()),
+					app.If(t.Test != nil, func() app.UI {
+						return app.P().ID("train-verdict").DataSet("p", t.Test.TP).Text(verdict(*t.Test, r.Learned.Accuracy, rate, largest))
+					}),
 					app.If(r.Protocol == "auto", func() app.UI {
 						return app.P().ID("train-choice").Text(choiceSummary(r.Folds))
 					}),
@@ -134,14 +135,14 @@ func (t *TrainTab) results() app.UI {
 }
 
 // accuracy shows mean ± std in percent; data-value keeps the raw mean.
-func accuracy(id string, r crossval.Result) app.UI {
+func accuracy(id string, r protocol.Result) app.UI {
 	return app.Span().ID(id).Class("accuracy").DataSet("value", r.Accuracy).
 		Text(fmt.Sprintf("%.1f ± %.1f %%", 100*r.Accuracy, 100*r.Std))
 }
 
 // foldTable lists the folds; chosen adds the setting each fold chose (by
 // a search over a grid, or the SVM's kernel and C by inner CV).
-func foldTable(folds []eval.Fold, chosen bool) app.UI {
+func foldTable(folds []protocol.Fold, chosen bool) app.UI {
 	return app.Table().ID("fold-table").Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Text("Fold"), app.Th().Text("Learned"), app.Th().Text("Baseline"),
@@ -242,8 +243,8 @@ func (t *TrainTab) weights() app.UI {
 }
 
 // choiceSummary says what the automatic choice of images picked over a
-// run's folds (eval.Fold.Candidate: 1 is size-aware).
-func choiceSummary(folds []eval.Fold) string {
+// run's folds (protocol.Fold.Candidate: 1 is size-aware).
+func choiceSummary(folds []protocol.Fold) string {
 	sized := 0
 	for _, f := range folds {
 		sized += f.Candidate

@@ -9,8 +9,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/eval"
-	"wkpi-web/core/learn"
 	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
@@ -69,19 +67,20 @@ func TestCostPlotCoordinates(t *testing.T) {
 
 func TestTrainTabResults(t *testing.T) {
 	s := &protocol.Summary{Name: "TOY", Graphs: 4, Classes: []protocol.Class{{Label: "x", Count: 2}, {Label: "y", Count: 2}}}
-	labels := []int{0, 0, 1, 1}
-	folds := []eval.Fold{
-		{Index: 0, Test: []int{0, 2}, Predicted: []int{0, 1}, BaselinePredicted: []int{1, 1}, Accuracy: 1, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1}, Iterations: 1}},
-		{Index: 1, Test: []int{1, 3}, Predicted: []int{0, 0}, BaselinePredicted: []int{1, 1}, Accuracy: 0.5, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1.5}, Iterations: 1}},
+	// Labels 0, 0, 1, 1; the merge of these folds, as a worker sends it.
+	folds := []protocol.Fold{
+		{Index: 0, Test: []int{0, 2}, Predicted: []int{0, 1}, BaselinePredicted: []int{1, 1}, Accuracy: 1, Baseline: 0.5, Trace: protocol.Trace{Cost: []float64{2, 1}, Iterations: 1}},
+		{Index: 1, Test: []int{1, 3}, Predicted: []int{0, 0}, BaselinePredicted: []int{1, 1}, Accuracy: 0.5, Baseline: 0.5, Trace: protocol.Trace{Cost: []float64{2, 1.5}, Iterations: 1}},
 	}
-	rep, err := eval.Merge(labels, 2, eval.Report{Folds: folds[1:]}, eval.Report{Folds: folds[:1]})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := protocol.Report{Folds: folds,
+		Learned:  protocol.Result{Accuracy: 0.75, Std: 0.25, PerFold: []float64{1, 0.5}, Confusion: [][]int{{2, 0}, {1, 1}}, Predictions: []int{0, 0, 1, 0}},
+		Baseline: protocol.Result{Accuracy: 0.5, Std: 0, PerFold: []float64{0.5, 0.5}, Confusion: [][]int{{0, 2}, {0, 2}}, Predictions: []int{1, 1, 1, 1}}}
+	test := protocol.PairedTest{ComparePaired: protocol.ComparePaired{Differences: []float64{0.5, 0}, TP: 0.5, WilcoxonP: 1}, Mean: 0.25, Std: 0.35355}
 	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Spec: spec.Defaults()},
-		Folds: rep.Folds, Report: &rep})
+		Folds: rep.Folds, Report: &rep, Test: &test})
 	// Learned: folds 1 and 0.5, mean 0.75, population std 0.25.
-	for _, want := range []string{"75.0 ± 25.0 %", "50.0 ± 0.0 %", `data-value="0.75"`, `id="confusion-learned"`, "fold 2"} {
+	for _, want := range []string{"75.0 ± 25.0 %", "50.0 ± 0.0 %", `data-value="0.75"`, `id="confusion-learned"`, "fold 2",
+		`data-p="0.5"`, "Learning did not help here: learned minus initial weight function: +25.0 ± 35.4 points over 2 folds (paired t-test p = 0.5, Wilcoxon signed-rank p = 1)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Train tab", want)
 		}
@@ -90,6 +89,11 @@ func TestTrainTabResults(t *testing.T) {
 	cells := regexpCells(html, "confusion-learned")
 	if fmt.Sprint(cells) != "[2 0 1 1]" {
 		t.Errorf("learned confusion cells %v, want [2 0 1 1]", cells)
+	}
+	// Without the test (a worker adds it to a run an earlier page saved)
+	// the results show without a verdict.
+	if html := app.HTMLString(&TrainTab{Summary: s, Folds: rep.Folds, Report: &rep}); strings.Contains(html, "train-verdict") || !strings.Contains(html, "75.0 ± 25.0 %") {
+		t.Error("a verdict without a test, or no results")
 	}
 	if !strings.Contains(app.HTMLString(&TrainTab{}), "Load a dataset") {
 		t.Error("no hint without a dataset")
@@ -146,12 +150,13 @@ func TestClassifyAndModelsTabs(t *testing.T) {
 // TestCVRunFoldsAsTheyCome feeds a 3-fold run as two workers would: folds
 // one by one, out of order, one sent twice by a retried job, then the
 // jobs' parts. Each fold counts once; the tally is the mean so far; the
-// report waits for every part and is their merge.
+// run is ready to merge once every part is in, and keeps the parts as
+// they came for the worker that merges them.
 func TestCVRunFoldsAsTheyCome(t *testing.T) {
 	labels := []int{0, 1, 0, 1, 0, 1}
-	fold := func(i int, acc, base float64) eval.Fold {
-		return eval.Fold{Index: i, Accuracy: acc, Baseline: base, Test: []int{2 * i, 2*i + 1},
-			Predicted: []int{0, 1}, BaselinePredicted: []int{0, 0}, Trace: learn.Trace{Cost: []float64{1, 0.5}}}
+	fold := func(i int, acc, base float64) protocol.Fold {
+		return protocol.Fold{Index: i, Accuracy: acc, Baseline: base, Test: []int{2 * i, 2*i + 1},
+			Predicted: []int{0, 1}, BaselinePredicted: []int{0, 0}, Trace: protocol.Trace{Cost: []float64{1, 0.5}}}
 	}
 	f0, f1, f2 := fold(0, 1, 0.5), fold(1, 0.5, 0.5), fold(2, 0, 1)
 	c := &cvRun{units: 4, tally: Tally{Total: 3}}
@@ -163,23 +168,23 @@ func TestCVRunFoldsAsTheyCome(t *testing.T) {
 	}
 	for _, step := range []struct {
 		name string
-		do   func()
+		do   func() bool // whether every part is in
 		want []int
 		// Hand-computed means of the folds so far.
 		learned, baseline float64
-		merged            bool
+		complete          bool
 	}{
-		{"fold 2 first", func() { c.addFold(f2) }, []int{2}, 0, 1, false},
-		{"fold 0", func() { c.addFold(f0) }, []int{0, 2}, 0.5, 0.75, false},
-		{"fold 0 again, from a retry", func() { c.addFold(f0) }, []int{0, 2}, 0.5, 0.75, false},
-		{"the part of folds 0 and 2", func() {
-			c.addPart(&protocol.CVPart{Report: eval.Report{Folds: []eval.Fold{f0, f2}}, Labels: labels, Classes: 2})
+		{"fold 2 first", func() bool { c.addFold(f2); return false }, []int{2}, 0, 1, false},
+		{"fold 0", func() bool { c.addFold(f0); return false }, []int{0, 2}, 0.5, 0.75, false},
+		{"fold 0 again, from a retry", func() bool { c.addFold(f0); return false }, []int{0, 2}, 0.5, 0.75, false},
+		{"the part of folds 0 and 2", func() bool {
+			return c.addPart(&protocol.CVPart{Report: protocol.Report{Folds: []protocol.Fold{f0, f2}}, Labels: labels, Classes: 2})
 		}, []int{0, 2}, 0.5, 0.75, false},
-		{"the part of fold 1, with no Partial before", func() {
-			c.addPart(&protocol.CVPart{Report: eval.Report{Folds: []eval.Fold{f1}}, Labels: labels, Classes: 2})
+		{"the part of fold 1, with no Partial before", func() bool {
+			return c.addPart(&protocol.CVPart{Report: protocol.Report{Folds: []protocol.Fold{f1}}, Labels: labels, Classes: 2})
 		}, []int{0, 1, 2}, 0.5, 2.0 / 3, true},
 	} {
-		step.do()
+		complete := step.do()
 		if got := indices(); !slices.Equal(got, step.want) {
 			t.Fatalf("%s: folds %v, want %v", step.name, got, step.want)
 		}
@@ -187,16 +192,15 @@ func TestCVRunFoldsAsTheyCome(t *testing.T) {
 		if tl.Done != len(step.want) || tl.Total != 3 || math.Abs(tl.Learned-step.learned) > 1e-12 || math.Abs(tl.Baseline-step.baseline) > 1e-12 {
 			t.Errorf("%s: tally %+v, want %d of 3, learned %g, baseline %g", step.name, tl, len(step.want), step.learned, step.baseline)
 		}
-		if (c.report != nil) != step.merged {
-			t.Fatalf("%s: report %v, want merged %v", step.name, c.report != nil, step.merged)
+		if complete != step.complete {
+			t.Fatalf("%s: complete %v, want %v", step.name, complete, step.complete)
 		}
 		if got := c.finished(); got != len(step.want) {
 			t.Errorf("%s: %d units finished, want %d", step.name, got, len(step.want))
 		}
 	}
-	// Merged: the mean of the fold accuracies, predictions in sample order.
-	if r := c.report; r.Learned.Accuracy != 0.5 || fmt.Sprint(r.Learned.Predictions) != "[0 1 0 1 0 1]" || c.err != "" {
-		t.Errorf("merged report %+v (error %q)", r.Learned, c.err)
+	if len(c.parts) != 2 || c.parts[1].Report.Folds[0].Index != 1 || c.report != nil || c.err != "" {
+		t.Errorf("parts %+v, report %v (error %q)", c.parts, c.report, c.err)
 	}
 }
 
@@ -204,9 +208,9 @@ func TestCVRunFoldsAsTheyCome(t *testing.T) {
 // far in the table and the plot, and the running tally.
 func TestTrainTabWhileRunning(t *testing.T) {
 	s := &protocol.Summary{Name: "TOY", Graphs: 30, Classes: []protocol.Class{{Label: "x", Count: 15}, {Label: "y", Count: 15}}}
-	folds := []eval.Fold{
-		{Index: 0, Accuracy: 1, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1}, Iterations: 1}},
-		{Index: 3, Accuracy: 0.5, Baseline: 0.5, Trace: learn.Trace{Cost: []float64{2, 1.5, 1}, Iterations: 2}},
+	folds := []protocol.Fold{
+		{Index: 0, Accuracy: 1, Baseline: 0.5, Trace: protocol.Trace{Cost: []float64{2, 1}, Iterations: 1}},
+		{Index: 3, Accuracy: 0.5, Baseline: 0.5, Trace: protocol.Trace{Cost: []float64{2, 1.5, 1}, Iterations: 2}},
 	}
 	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Spec: spec.Defaults()}, Running: true,
 		Folds: folds, Tally: Tally{Done: 2, Total: 10, Learned: 0.75, Baseline: 0.5}})
@@ -226,7 +230,7 @@ func TestTrainTabWhileRunning(t *testing.T) {
 
 // TestChoiceSummary counts the folds whose images were size-aware.
 func TestChoiceSummary(t *testing.T) {
-	got := choiceSummary([]eval.Fold{{Candidate: 1}, {}, {Candidate: 1}})
+	got := choiceSummary([]protocol.Fold{{Candidate: 1}, {}, {Candidate: 1}})
 	if !strings.Contains(got, "size-aware (unnormalised, σ = 1) in 2 of 3 folds") {
 		t.Errorf("summary %q", got)
 	}

@@ -166,3 +166,37 @@ func TestDescribeSettings(t *testing.T) {
 		t.Errorf("paper: %q", got)
 	}
 }
+
+// TestReplacePromptAndInvalidField: a run that would replace a kept model
+// asks first; typed text that does not parse stays in its field; the
+// settings line names the protocol.
+func TestReplacePromptAndInvalidField(t *testing.T) {
+	s := &protocol.Summary{Name: "MUTAG", Graphs: 188}
+	d := protocol.Training{Spec: spec.Defaults()}
+	html := app.HTMLString(&TrainTab{Summary: s, Form: &d, Replace: "MUTAG"})
+	for _, id := range []string{"train-ask", "train-replace", "train-both", "train-ask-cancel"} {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("the replace prompt has no #%s", id)
+		}
+	}
+	// Typed text that does not parse stays in the field with its reason,
+	// and the run waits.
+	html = app.HTMLString(&TrainTab{Summary: s, Form: &d, Text: map[string]string{"train-sigma": "-1"}})
+	if !strings.Contains(html, `id="train-sigma-error"`) || !strings.Contains(html, "Enter a number &gt; 0.") || !strings.Contains(html, `value="-1"`) ||
+		!strings.Contains(html, `id="train-invalid"`) {
+		t.Error("an invalid sigma is not shown with its reason")
+	}
+	for _, tc := range []struct {
+		grid, sel, want string
+	}{
+		{"", "", "m = 5, σ = 0.01; the SVM's kernel (WKPI, or the Gaussian of its distance) and C chosen in every fold"},
+		{"paper", "", "chosen in every fold by a nested 10-fold CV over the paper's grid"},
+		{"paper", "cost", "by the smallest training cost over the paper's grid, C = 100"},
+	} {
+		u := d
+		u.Grid, u.Select, u.Inner = tc.grid, tc.sel, 10
+		if got := describeSettings(u); !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "Ollivier-Ricci curvature; channels ord0+ext0 and rel1+ext1; 40-row images, τ fitted; k-center start; prior λ 0.3, contrast μ 0.03") {
+			t.Errorf("settings %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -10,25 +10,33 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/crossval"
-	"wkpi-web/core/eval"
 	"wkpi-web/core/spec"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
-// cvRun is one press of Run: jobs of some folds each, and the final model.
+// trainState is the Train tab's: the form, the settings offered, and
+// the run shown.
+type trainState struct {
+	form     *protocol.Training // the Train tab's choices
+	formText map[string]string  // invalid text typed in its fields, by element id
+	cv       *cvRun
+	lastRun  *savedRun // the last finished run, shown again with its dataset
+	asking   string    // a model of this name exists: replace it or keep both?
+}
+
+// cvRun is one press of Run: jobs of some folds each, the final model,
+// and the merge of the folds' parts.
 type cvRun struct {
 	jobs      map[int64]bool // jobs still running
 	modelDone bool
 	units     int // folds + the final training
 	start     time.Time
-	parts     []eval.Report // of the jobs that finished
-	folds     []eval.Fold   // every fold finished so far, once each, by index
+	parts     []protocol.CVPart // of the jobs that finished
+	folds     []protocol.Fold   // every fold finished so far, once each, by index
 	tally     Tally
-	labels    []int
-	classes   int
-	report    *eval.Report // merged from parts, once every job's part is in
+	report    *protocol.Report     // merged from parts by a worker, once every job's part is in
+	test      *protocol.PairedTest // learned against initial over the folds, with report
 	stage     string
 	eta       string
 	err       string
@@ -44,73 +52,93 @@ type cvRun struct {
 // addFold records a finished fold, as a worker sent it ahead of its job's
 // end or in the job's part, unless it has it already: a job retried on a
 // fresh worker sends its folds again.
-func (c *cvRun) addFold(f eval.Fold) {
-	i, found := slices.BinarySearchFunc(c.folds, f.Index, func(g eval.Fold, index int) int { return cmp.Compare(g.Index, index) })
+func (c *cvRun) addFold(f protocol.Fold) {
+	i, found := slices.BinarySearchFunc(c.folds, f.Index, func(g protocol.Fold, index int) int { return cmp.Compare(g.Index, index) })
 	if found {
 		return
 	}
 	c.folds = slices.Insert(c.folds, i, f)
-	learned, baseline := make([]float64, len(c.folds)), make([]float64, len(c.folds))
-	for k, g := range c.folds {
-		learned[k], baseline[k] = g.Accuracy, g.Baseline
+	// The running means; the merged report's come from a worker.
+	var learned, baseline float64
+	for _, g := range c.folds {
+		learned, baseline = learned+g.Accuracy, baseline+g.Baseline
 	}
-	c.tally.Done = len(c.folds)
-	c.tally.Learned, _ = crossval.MeanStd(learned)
-	c.tally.Baseline, _ = crossval.MeanStd(baseline)
+	n := float64(len(c.folds))
+	c.tally.Done, c.tally.Learned, c.tally.Baseline = len(c.folds), learned/n, baseline/n
 }
 
-// addPart records a finished job's folds; once every fold's part is in,
-// the report is eval.Merge of the parts, as for a CV run in one piece.
-func (c *cvRun) addPart(part *protocol.CVPart) {
-	c.parts = append(c.parts, part.Report)
-	c.labels, c.classes = part.Labels, part.Classes
+// addPart records a finished job's folds, and says whether every fold's
+// part is in: then a worker merges them (Root.mergeCV), as for a CV run
+// in one piece.
+func (c *cvRun) addPart(part *protocol.CVPart) bool {
+	c.parts = append(c.parts, *part)
 	n := 0
 	for _, p := range c.parts {
-		n += len(p.Folds)
-		for _, f := range p.Folds {
+		n += len(p.Report.Folds)
+		for _, f := range p.Report.Folds {
 			c.addFold(f)
 		}
 	}
-	if n != c.tally.Total {
-		return
-	}
-	merged, err := eval.Merge(c.labels, c.classes, c.parts...)
-	if err != nil {
-		c.err = "Merging the folds failed: " + err.Error()
-		return
-	}
-	c.report = &merged
+	return n == c.tally.Total
 }
 
-// trained is a kept model: its name, its JSON as a worker described it,
-// and the CV accuracy and settings of the run that trained it, if known.
-type trained struct {
-	name     string
-	data     []byte
-	info     *protocol.Info
-	after    []float64
-	url      string
-	accuracy float64
-	settings *protocol.Training
+// mergeCV has a worker merge the parts of run c into its report and test
+// learned against initial weight function over the folds. A run restored
+// from an earlier visit asks only for its test, which that visit's page
+// may not have saved; its job is not one of the run's.
+func (r *Root) mergeCV(ctx app.Context, c *cvRun, parts []protocol.CVPart) {
+	id := new(int64)
+	live := func() bool { return r.train.cv == c && (c.restored || c.jobs[*id]) }
+	*id = r.submit(ctx, protocol.Request{Kind: protocol.MergeCV, Parts: parts}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				if !live() {
+					return
+				}
+				c.report, c.test = &resp.Merged.Report, &resp.Merged.Test
+				if c.restored {
+					r.saveRun(c)
+					return
+				}
+				r.jobDone(c, *id)
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				if !live() || errors.Is(err, pool.ErrCanceled) {
+					return
+				}
+				if c.restored {
+					return // the results show without the test
+				}
+				c.err = "Merging the folds failed: " + err.Error()
+				r.jobDone(c, *id)
+			})
+		},
+	})
+	if !c.restored {
+		c.jobs[*id] = true
+	}
 }
 
 func (r *Root) trainTab() app.UI {
+	tr := &r.train
 	t := &TrainTab{
-		Summary: r.summary, Form: r.form, Text: r.formText,
-		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { r.form = &f }) },
+		Summary: r.data.summary, Form: tr.form, Text: tr.formText,
+		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { tr.form = &f }) },
 		OnField:  func(id, text string) { r.act(func(app.Context) { r.setField(id, text) }) },
 		OnPreset: func(name string) { r.act(func(app.Context) { r.preset(name) }) },
 		OnRun:    func() { r.act(func(ctx app.Context) { r.askCV(ctx) }) },
 		OnAnswer: func(a string) { r.act(func(ctx app.Context) { r.answer(ctx, a) }) },
 		OnCancel: func() { r.act(func(app.Context) { r.cancelCV("Canceled.") }) },
 	}
-	if r.asking != "" && r.summary != nil {
-		t.Replace = r.asking
+	if tr.asking != "" && r.data.summary != nil {
+		t.Replace = tr.asking
 	}
-	if c := r.cv; c != nil {
+	if c := tr.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
 		t.Fraction = float64(c.finished()) / float64(c.units)
-		t.Folds, t.Tally, t.Report = c.folds, c.tally, c.report
+		t.Folds, t.Tally, t.Report, t.Test = c.folds, c.tally, c.report, c.test
 		if c.units > 1 { // a run that started, not a refusal
 			t.Used, t.Restored = &c.used, c.restored
 		}
@@ -122,21 +150,22 @@ func (r *Root) trainTab() app.UI {
 // askCV runs a CV, first asking whether to replace the kept model of
 // the same dataset or to keep both.
 func (r *Root) askCV(ctx app.Context) {
-	if r.summary == nil || r.form == nil {
+	s := r.data.summary
+	if s == nil || r.train.form == nil {
 		return
 	}
-	if r.findModel(r.summary.Name) != nil {
-		r.asking = r.summary.Name
+	if r.findModel(s.Name) != nil {
+		r.train.asking = s.Name
 		return
 	}
-	r.runCV(ctx, r.summary.Name)
+	r.runCV(ctx, s.Name)
 }
 
 // answer takes the answer to askCV's question: "replace", "both" or
 // "cancel".
 func (r *Root) answer(ctx app.Context, a string) {
-	name := r.asking
-	r.asking = ""
+	name := r.train.asking
+	r.train.asking = ""
 	switch a {
 	case "replace":
 		r.runCV(ctx, name)
@@ -151,27 +180,28 @@ func (r *Root) answer(ctx app.Context, a string) {
 // (Training beside the folds on a worker of its own measured slower on
 // the 2-core build machine: docs/browser-benchmarks.md.)
 func (r *Root) runCV(ctx app.Context, modelName string) {
-	if r.summary == nil || r.form == nil {
+	tr, summary, key := &r.train, r.data.summary, r.data.key
+	if summary == nil || tr.form == nil {
 		return
 	}
-	if len(r.formText) > 0 {
+	if len(tr.formText) > 0 {
 		return // the form shows what to correct
 	}
 	r.cancelCV("")
-	form := *r.form
+	form := *tr.form
 	folds := form.Folds
-	if folds < 2 || folds > r.summary.Graphs {
-		r.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", r.summary.Graphs), units: 1}
+	if folds < 2 || folds > summary.Graphs {
+		tr.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", summary.Graphs), units: 1}
 		return
 	}
 	c := &cvRun{jobs: map[int64]bool{}, units: folds + 1, tally: Tally{Total: folds}, start: time.Now(),
 		stage: "Starting…", eta: "estimating time left…", used: form, modelName: modelName}
-	r.cv = c
-	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", r.summary.Name, folds)
+	tr.cv = c
+	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", summary.Name, folds)
 	fail := func(id *int64) func(error) {
 		return func(err error) {
 			ctx.Dispatch(func(app.Context) {
-				if r.cv != c || errors.Is(err, pool.ErrCanceled) {
+				if tr.cv != c || errors.Is(err, pool.ErrCanceled) {
 					return
 				}
 				delete(c.jobs, *id)
@@ -189,8 +219,8 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		id := new(int64)
 		// live says whether the job's messages still count: not once the
 		// run was replaced or canceled.
-		live := func() bool { return r.cv == c && c.jobs[*id] }
-		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: r.key, Training: &t}, pool.Handler{
+		live := func() bool { return tr.cv == c && c.jobs[*id] }
+		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: key, Training: &t}, pool.Handler{
 			Progress: func(stage string, done, total int) {
 				ctx.Dispatch(func(app.Context) {
 					// The folds arrive whole as Partial messages; their count
@@ -211,7 +241,9 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 			Done: func(resp protocol.Response) {
 				ctx.Dispatch(func(app.Context) {
 					if live() {
-						c.addPart(resp.CV)
+						if c.addPart(resp.CV) {
+							r.mergeCV(ctx, c, c.parts)
+						}
 						r.jobDone(c, *id)
 					}
 				})
@@ -221,17 +253,17 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		c.jobs[*id] = true
 	}
 	id := new(int64)
-	*id = r.submit(ctx, protocol.Request{Kind: protocol.Train, Dataset: r.key, Training: &form}, pool.Handler{
+	*id = r.submit(ctx, protocol.Request{Kind: protocol.Train, Dataset: key, Training: &form}, pool.Handler{
 		Progress: func(stage string, done, total int) {
 			ctx.Dispatch(func(app.Context) {
-				if r.cv == c {
+				if tr.cv == c {
 					c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
 				}
 			})
 		},
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
-				if r.cv != c {
+				if tr.cv != c {
 					return
 				}
 				c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
@@ -249,33 +281,34 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 // setField takes what the user typed for setting name: a valid value
 // goes into the form, anything else is kept as typed with its reason.
 func (r *Root) setField(name, text string) {
-	if r.form == nil {
+	tr := &r.train
+	if tr.form == nil {
 		return
 	}
 	graphs := 0
-	if r.summary != nil {
-		graphs = r.summary.Graphs
+	if r.data.summary != nil {
+		graphs = r.data.summary.Graphs
 	}
-	if r.formText == nil {
-		r.formText = map[string]string{}
+	if tr.formText == nil {
+		tr.formText = map[string]string{}
 	}
-	next, msg := checkField(*r.form, name, text, graphs)
+	next, msg := checkField(*tr.form, name, text, graphs)
 	if msg != "" {
-		r.formText[fieldID(name)] = text
+		tr.formText[fieldID(name)] = text
 		return
 	}
-	delete(r.formText, fieldID(name))
-	r.form = &next
+	delete(tr.formText, fieldID(name))
+	tr.form = &next
 }
 
 // preset puts a preset of spec.Presets in the form: default, paper or
 // size-aware.
 func (r *Root) preset(name string) {
 	p, ok := spec.Presets()[name]
-	if !ok || r.form == nil {
+	if !ok || r.train.form == nil {
 		return
 	}
-	r.form, r.formText = &protocol.Training{Spec: p()}, nil
+	r.train.form, r.train.formText = &protocol.Training{Spec: p()}, nil
 }
 
 // list writes fold indices from 1, as the page shows them.
@@ -323,7 +356,7 @@ func (r *Root) estimate(c *cvRun) {
 
 // cancelCV stops every job of the current run; why ("" for none) is shown.
 func (r *Root) cancelCV(why string) {
-	c := r.cv
+	c := r.train.cv
 	if c == nil {
 		return
 	}
@@ -335,115 +368,4 @@ func (r *Root) cancelCV(why string) {
 	if why != "" {
 		c.err, r.status = why, why
 	}
-}
-
-// inspect has a worker validate a model file and makes it current.
-func (r *Root) inspect(ctx app.Context, name string, data []byte) {
-	r.modelLoading, r.modelErr = true, ""
-	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
-				r.modelLoading = false
-				m := &trained{name: r.uniqueName(resp.Info.Dataset), data: data, info: resp.Info, after: resp.Arrays["after"]}
-				r.keepModel(m)
-				r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				r.modelLoading = false
-				r.modelErr = fmt.Sprintf("Could not load %s: %v.", name, err)
-				if r.model != nil {
-					r.modelErr += "\nThe current model (" + r.model.name + ") is unchanged."
-				}
-			})
-		},
-	})
-}
-
-func (r *Root) uploadModel(ctx app.Context, files app.Value) {
-	r.modelLoading, r.modelErr = true, ""
-	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil || len(fs) == 0 {
-				r.modelLoading, r.modelErr = false, fmt.Sprintf("Could not read the file: %v", err)
-				return
-			}
-			r.inspect(ctx, fs[0].Name, fs[0].Data)
-		})
-	})
-}
-
-func (r *Root) classify(ctx app.Context, files app.Value) {
-	if r.model == nil {
-		return
-	}
-	model := r.model
-	r.classifying, r.classErr = true, ""
-	r.Backend.ReadFiles(files, func(fs []protocol.File, err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				r.classifying, r.classErr = false, fmt.Sprintf("Could not read the files: %v", err)
-				return
-			}
-			r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: fs}, pool.Handler{
-				Done: func(resp protocol.Response) {
-					ctx.Dispatch(func(app.Context) {
-						r.classifying = false
-						if r.model == model {
-							r.graphs, r.chosen = resp.Graphs, 0
-							if r.csvURL != "" {
-								r.Backend.RevokeURL(r.csvURL)
-							}
-							r.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
-						}
-					})
-				},
-				Fail: func(err error) {
-					ctx.Dispatch(func(app.Context) {
-						r.classifying = false
-						r.classErr = "Could not classify: " + err.Error()
-						if len(r.graphs) > 0 {
-							r.classErr += "\nThe earlier predictions below still stand."
-						}
-					})
-				},
-			})
-		})
-	})
-}
-
-func (r *Root) classifyTab() app.UI {
-	t := &ClassifyTab{
-		Running: r.classifying, Error: r.classErr, Graphs: r.graphs, Chosen: r.chosen, CSV: r.csvURL,
-		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.classify(ctx, files) }) },
-		OnChoose: func(i int) { r.act(func(app.Context) { r.chosen = i }) },
-	}
-	if r.model != nil {
-		t.Model, t.Weight = r.model.info, r.model.after
-	}
-	return t
-}
-
-func (r *Root) modelsTab() app.UI {
-	t := &ModelsTab{
-		Loading: r.modelLoading, Error: r.modelErr,
-		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.uploadModel(ctx, files) }) },
-		OnUse: func(name string) {
-			r.act(func(app.Context) {
-				if m := r.findModel(name); m != nil {
-					r.useModel(m)
-				}
-			})
-		},
-		OnDelete: func(name string) { r.act(func(app.Context) { r.deleteModel(name) }) },
-	}
-	for _, m := range r.models {
-		t.Kept = append(t.Kept, Kept{Name: m.name, Info: m.info, Accuracy: m.accuracy, URL: m.url, Current: m == r.model})
-	}
-	if m := r.model; m != nil {
-		t.Model, t.Weight, t.URL, t.Name = m.info, m.after, m.url, m.name
-		t.FileName = "wkpi-" + m.info.Dataset + ".json"
-	}
-	return t
 }

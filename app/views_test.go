@@ -13,7 +13,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/core/persistence"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -68,11 +67,11 @@ func rasterPixels(t *testing.T, html string) []string {
 }
 
 func TestDiagramViewMarksAndLegend(t *testing.T) {
-	d := persistence.Diagrams{
-		Ord0: []persistence.Point{{Birth: 0, Death: 1}, {Birth: 0, Death: 2}},
-		Ext0: []persistence.Point{{Birth: 0, Death: 3}},
-		Rel1: []persistence.Point{{Birth: 3, Death: 1}},
-		Ext1: []persistence.Point{{Birth: 3, Death: 2}, {Birth: 2, Death: 1}, {Birth: 2.5, Death: 2}},
+	d := protocol.Diagrams{
+		Ord0: []protocol.Point{{Birth: 0, Death: 1}, {Birth: 0, Death: 2}},
+		Ext0: []protocol.Point{{Birth: 0, Death: 3}},
+		Rel1: []protocol.Point{{Birth: 3, Death: 1}},
+		Ext1: []protocol.Point{{Birth: 3, Death: 2}, {Birth: 2, Death: 1}, {Birth: 2.5, Death: 2}},
 	}
 	html := app.HTMLString(&DiagramView{Diagrams: d})
 	for _, tc := range []struct {
@@ -219,7 +218,71 @@ func TestDataTabSummary(t *testing.T) {
 func Example() {
 	// Components render to HTML natively too, which is how cmd/static
 	// prerenders the page.
-	v := &DiagramView{Diagrams: persistence.Diagrams{Ext0: []persistence.Point{{Birth: 0, Death: 1}}}}
+	v := &DiagramView{Diagrams: protocol.Diagrams{Ext0: []protocol.Point{{Birth: 0, Death: 1}}}}
 	fmt.Println(strings.Contains(app.HTMLString(v), "Ext0 (1)"))
 	// Output: true
+}
+
+// TestStackedPoints: MUTAG graph 0's Rel1 has five points on three spots;
+// each spot is drawn once and says how many points it holds.
+func TestStackedPoints(t *testing.T) {
+	d := protocol.Diagrams{Rel1: []protocol.Point{{Birth: 1, Death: 0}, {Birth: 1, Death: 0}, {Birth: 1, Death: 0}, {Birth: 2, Death: 0.5}, {Birth: 0.5, Death: 0}}}
+	html := app.HTMLString(&DiagramView{Diagrams: d})
+	spots := 0
+	counts := map[string]int{}
+	for _, g := range elems(html, "g") {
+		if g["class"] == "spot" {
+			spots++
+			counts[g["data-count"]]++
+		}
+	}
+	if spots != 3 || counts["3"] != 1 || counts["1"] != 2 {
+		t.Errorf("%d spots with counts %v; want 3 spots, one of 3 points", spots, counts)
+	}
+	if !strings.Contains(html, "Rel1 (5)") || !strings.Contains(html, "× 3") || strings.Count(html, `class="count"`) != 1 {
+		t.Error("the stacked spot has no count label, or the legend lost points")
+	}
+	g := protocol.Grid{MinX: 0, MinY: 0, Pixel: 1, Rows: 2, Cols: 2}
+	html = app.HTMLString(&HeatView{Grid: g, Values: []float64{1, 2, 3, 4}, Points: [][2]float64{{1, 1}, {1, 1}, {0.5, 0.5}}})
+	if n := len(elems(html, "circle")); n != 2 || !strings.Contains(html, ">2</text>") {
+		t.Errorf("heat view: %d circles, want 2 with a count of 2", n)
+	}
+}
+
+func TestCurveColoursDiffer(t *testing.T) {
+	for n := 1; n <= 30; n++ {
+		seen := map[string]bool{}
+		for i := range n {
+			seen[curveColour(i, n)] = true
+		}
+		if len(seen) != n {
+			t.Errorf("%d curves get %d colours", n, len(seen))
+		}
+	}
+	if got := stopReason(true, 12, []float64{2, 1.5}); got != "converged after 12, cost -25 %" {
+		t.Errorf("stop reason %q", got)
+	}
+	if got := stopReason(false, 2000, nil); got != "iteration cap (2000)" {
+		t.Errorf("stop reason %q", got)
+	}
+}
+
+func TestHeatViewScaleAxesCentres(t *testing.T) {
+	g := protocol.Grid{MinX: 0, MinY: 0, Pixel: 1, Rows: 2, Cols: 2}
+	// A shared maximum of 8: the value 4 is half way up the scale.
+	html := app.HTMLString(&HeatView{Grid: g, Values: []float64{0, 1, 2, 4}, Max: 8, Centres: [][2]float64{{1, 1}, {5, 5}}})
+	px := rasterPixels(t, html)
+	if len(px) != 4 || px[3] != colour(0.5) {
+		t.Errorf("samples %v: want 4 with the last at half the shared scale", px)
+	}
+	if !strings.Contains(html, `data-max="8"`) || !strings.Contains(html, ">birth<") || !strings.Contains(html, ">persistence<") ||
+		!strings.Contains(html, "colour-bar") || strings.Count(html, "<path") != 1 {
+		t.Error("no shared scale, axes, colour bar, or not one centre cross (the other lies off the grid)")
+	}
+	// A difference: -2 is the bottom of the scale, +2 its top, 0 white.
+	html = app.HTMLString(&HeatView{Grid: g, Values: []float64{-2, 0, 1, 2}, Diverging: true})
+	px = rasterPixels(t, html)
+	if len(px) != 4 || px[0] != "rgb(33,102,172)" || px[1] != "rgb(255,255,255)" || px[3] != "rgb(178,24,43)" {
+		t.Errorf("difference colours %v", px)
+	}
 }

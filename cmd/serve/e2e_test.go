@@ -219,7 +219,12 @@ func TestBrowser(t *testing.T) {
 	)
 
 	trainAndClassify(t, ctx)
-	round2(t, ctx, url)
+	// With MUTAG loaded, a 10-fold CV done and its model trained:
+	checkTrainForm(t, ctx)
+	checkClassifyLabelled(t, ctx)
+	checkStackedSpots(t, ctx)
+	checkEveryTab(t, ctx)
+	checkTabURLs(t, ctx, url)
 	benchmarkWorker(t, ctx)
 
 	step(t, ctx, "the page answers clicks while a worker runs a job",

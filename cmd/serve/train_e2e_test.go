@@ -8,10 +8,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"wkpi-web/core/eval"
 )
 
 // value evaluates a JS expression (awaiting a promise) in the page.
@@ -305,4 +308,78 @@ func benchmarkWorker(t *testing.T, ctx context.Context) {
 		t.Logf("BENCH one-job 10-fold CV on MUTAG in a worker (features cached): %.1f s", cv.Total/1000)
 		return nil
 	}))
+}
+
+// checkTrainResults runs right after trainAndClassify's 10-fold CV on
+// MUTAG with the defaults: the result comes with its context.
+func checkTrainResults(t *testing.T, ctx context.Context) {
+	// Point 4: the result has its context.
+	step(t, ctx, "Train results: settings used, majority rate, per-fold difference, verdict",
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		textContains("#train-settings", "Ollivier-Ricci curvature"),
+		textContains("#train-settings", fmt.Sprintf("m = %d, σ = %g; the SVM's kernel (WKPI, or the Gaussian of its distance) and C chosen in every fold", eval.DefaultConfig().Learn.M, eval.DefaultConfig().Sigma)),
+		textContains("#fold-table thead", "Learned − baseline"),
+		// Every fold names the C it chose (the SVM choice is the default).
+		textContains("#fold-table thead", "Chosen"),
+		textContains("#fold-table tbody", "C "),
+		textContains("#cost-plot", "cost"),
+	)
+	// MUTAG: 125 of 188 graphs in class 1.
+	if got := value[string](t, ctx, `document.querySelector("#acc-majority").dataset.value`); got != strconv.FormatFloat(125.0/188, 'g', -1, 64) {
+		t.Errorf("majority rate %s, want 125/188", got)
+	}
+	verdict := value[string](t, ctx, `document.querySelector("#train-verdict").textContent`)
+	p, err := strconv.ParseFloat(value[string](t, ctx, `document.querySelector("#train-verdict").dataset.p`), 64)
+	if err != nil || p < 0 || p > 1 || !regexp.MustCompile(`^Learning (helped|did not help here|made it worse): .* p = `).MatchString(verdict) {
+		t.Errorf("verdict %q with p %v (%v)", verdict, p, err)
+	}
+	t.Logf("verdict: %s", verdict)
+	// Point 5: ten folds, ten colours, and each curve says why it stopped.
+	colours := value[[]string](t, ctx, `[...document.querySelectorAll("#cost-plot polyline")].map(l => l.getAttribute("stroke"))`)
+	seen := map[string]bool{}
+	for _, c := range colours {
+		seen[c] = true
+	}
+	if len(colours) != 10 || len(seen) != 10 {
+		t.Errorf("fold colours %v: want 10 different", colours)
+	}
+	legend := value[string](t, ctx, `document.querySelector("#cost-plot .legend").textContent`)
+	if !strings.Contains(legend, "converged after") && !strings.Contains(legend, "iteration cap") {
+		t.Errorf("the cost legend gives no stopping reason: %q", legend)
+	}
+	// Point 5: before and after on one scale, the difference, the centres.
+	type heat struct {
+		Max     string `json:"max"`
+		Centres int    `json:"centres"`
+		Axes    string `json:"axes"`
+		Bar     bool   `json:"bar"`
+	}
+	heats := value[[]heat](t, ctx, `["#heat-before", "#heat-after", "#heat-diff"].map(s => { const f = document.querySelector(s);
+		return f ? {max: f.dataset.max, centres: f.querySelectorAll(".centres path").length, axes: f.querySelector(".axes").textContent,
+			bar: !!f.querySelector(".colour-bar .bar")} : {}; })`)
+	m := eval.DefaultConfig().Learn.M
+	if len(heats) != 3 || heats[0].Max == "" || heats[0].Max != heats[1].Max || heats[2].Max == "" {
+		t.Errorf("heat maps %+v: want before and after on one scale, and a difference map", heats)
+	}
+	for i, h := range heats {
+		if !h.Bar || !strings.Contains(h.Axes, "birth") || !strings.Contains(h.Axes, "persistence") || h.Centres == 0 || h.Centres > m {
+			t.Errorf("heat map %d: %+v; want axes, a colour bar and up to %d centres", i, h, m)
+		}
+	}
+
+	// Point 10: the results fit 390 px; the accuracy stays on one line.
+	step(t, ctx, "390 px: the Train results", chromedp.EmulateViewport(390, 844), chromedp.Sleep(300*time.Millisecond))
+	if scrolls, wide := overflow(t, ctx); scrolls || len(wide) > 0 {
+		t.Errorf("390 px, Train results: page scrolls sideways %v; too wide: %v", scrolls, wide)
+	}
+	lines := value[[]float64](t, ctx, `["#acc-learned", "#acc-baseline"].map(s => { const e = document.querySelector(s);
+		return e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight); })`)
+	for _, n := range lines {
+		if n > 1.5 {
+			t.Errorf("390 px: an accuracy wraps over %.1f lines", n)
+		}
+	}
+	checkAxe(t, ctx, "Train results")
+	step(t, ctx, "390 px screenshot of the Train results", screenshot("narrow-train"), chromedp.EmulateViewport(1280, 900))
+
 }

@@ -7,6 +7,7 @@
 // parse it again, and the features of that dataset under the last
 // feature settings, so that the jobs of one cross-validation (some folds each,
 // then the final Train) compute them once per worker. Jobs that read no
-// dataset (Defaults, Inspect, Predict) carry their inputs: a model's JSON
-// and graph files. Add a job by adding a case to Worker.Run.
+// dataset (Defaults, Inspect, Predict, MergeCV) carry their inputs: a
+// model's JSON, graph files, the parts of a cross-validation. convert.go
+// turns core results into the protocol's plain mirrors. Add a job by adding a case to Worker.Run.
 package jobs

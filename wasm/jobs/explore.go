@@ -33,7 +33,7 @@ func (w *Worker) explore(ctx context.Context, ds *graph.Dataset, req protocol.Re
 	if derr != nil {
 		return protocol.Response{}, fmt.Errorf("graph %d: %w", req.Graph, derr)
 	}
-	ex := &protocol.Explored{Graph: req.Graph, Diagrams: d, Channels: s.Channels}
+	ex := &protocol.Explored{Graph: req.Graph, Diagrams: diagramsOf(d), Channels: s.Channels}
 	resp := protocol.Response{Explored: ex, Arrays: map[string][]float64{"values": f.Vertex}}
 	if err != nil {
 		// This graph is fine but the dataset has no features (say, no point

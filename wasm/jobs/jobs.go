@@ -37,7 +37,7 @@ type Worker struct {
 // errors become Failed with a message meant for the user. A CrossValidate
 // job also gives each fold to fold (when not nil) as soon as it finishes,
 // before the Done that holds them all.
-func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(eval.Fold)) protocol.Response {
+func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) protocol.Response {
 	resp, err := w.run(ctx, req, report, fold)
 	if err != nil {
 		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error()}
@@ -46,7 +46,7 @@ func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.
 	return resp
 }
 
-func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
+func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
 	// Jobs that read no dataset.
 	switch req.Kind {
 	case protocol.Inspect:
@@ -54,6 +54,8 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		return resp, err
 	case protocol.Predict:
 		return predict(ctx, req, report)
+	case protocol.MergeCV:
+		return mergeCV(req.Parts)
 	}
 	ds, err := w.dataset(req)
 	if err != nil {

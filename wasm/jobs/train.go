@@ -70,13 +70,15 @@ func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, u eval.Setup, 
 	return w.wkpi(ctx, ds, s, report)
 }
 
-func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(eval.Fold)) (protocol.Response, error) {
+func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
 	u, plan, err := config(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
 	cfg := u.Config
-	plan.OnFold = fold
+	if fold != nil {
+		plan.OnFold = func(f eval.Fold) { fold(foldOf(f)) }
+	}
 	run := func(e *eval.WKPI, plan eval.Plan) (eval.Report, error) {
 		switch u.Spec.Protocol() {
 		case "cost":
@@ -108,7 +110,7 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	return protocol.Response{CV: &protocol.CVPart{Report: rep, Labels: ds.Labels, Classes: len(ds.Classes)}}, nil
+	return protocol.Response{CV: &protocol.CVPart{Report: reportOf(rep), Labels: ds.Labels, Classes: len(ds.Classes)}}, nil
 }
 
 // candidates are the automatic choice's feature sets: e with cfg, then

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
@@ -200,9 +202,10 @@ func TestTrainingDefaults(t *testing.T) {
 
 // TestFoldJobsMergeToOneCV runs a CV as the page does, jobs of
 // interleaved folds on one worker (features computed once), merges the
-// parts with eval.Merge and compares with the same CV run in one call on
-// features computed apart. Each job also hands over its folds one by one
-// as they finish: the same folds, in order, as its Done part.
+// parts with a MergeCV job and compares with the same CV run in one call
+// on features computed apart, and the job's paired test with
+// crossval.Compare on that CV's folds. Each job also hands over its folds
+// one by one as they finish: the same folds, in order, as its Done part.
 func TestFoldJobsMergeToOneCV(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("fixed=%v", fixed), func(t *testing.T) { foldJobsMergeToOneCV(t, fixed) })
@@ -216,8 +219,7 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 	tr := with(func(s *spec.Spec) { s.M, s.Folds, s.Seed, s.Auto = 3, 3, 4, !fixed })
 	var w Worker
 	ctx := context.Background()
-	var parts []eval.Report
-	var labels []int
+	var parts []protocol.CVPart
 	for i, only := range [][]int{{1}, {0, 2}} { // the later job holds the lower fold
 		part := tr
 		part.Only = only
@@ -225,8 +227,8 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 		if i == 0 {
 			req.Files = mutag
 		}
-		var early []eval.Fold
-		r := w.Run(ctx, req, nil, func(f eval.Fold) { early = append(early, f) })
+		var early []protocol.Fold
+		r := w.Run(ctx, req, nil, func(f protocol.Fold) { early = append(early, f) })
 		if r.Event != protocol.Done {
 			t.Fatalf("folds %v: %s", only, r.Error)
 		}
@@ -236,12 +238,23 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 		if len(r.CV.Report.Folds) != len(only) || r.CV.Report.Folds[0].Index != only[0] || r.CV.Classes != 2 {
 			t.Fatalf("folds %v part: %+v", only, r.CV.Report.Folds)
 		}
-		parts, labels = append(parts, r.CV.Report), r.CV.Labels
+		parts = append(parts, *r.CV)
 	}
-	got, err := eval.Merge(labels, 2, parts...)
+	// The parts cross postMessage to the page and back to a worker.
+	merge := protocol.Request{ID: 9, Kind: protocol.MergeCV, Parts: parts}
+	env, err := merge.Envelope()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if merge, err = protocol.DecodeRequest(env); err != nil {
+		t.Fatal(err)
+	}
+	var fresh Worker // holds no dataset: the merge needs none
+	r := fresh.Run(ctx, merge, nil, nil)
+	if r.Event != protocol.Done || r.Merged == nil {
+		t.Fatalf("merge: %+v", r)
+	}
+	got := r.Merged.Report
 
 	d := Defaults()
 	ds, e, _ := mutagWKPI(t, &d)
@@ -262,22 +275,39 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 	if got.Protocol != want.Protocol {
 		t.Errorf("protocol %q, want %q", got.Protocol, want.Protocol)
 	}
-	if !reflect.DeepEqual(labels, ds.Labels) {
+	if !reflect.DeepEqual(parts[0].Labels, ds.Labels) {
 		t.Fatal("the part's labels are not the dataset's")
 	}
 	for _, side := range []struct {
 		name      string
-		got, want crossval.Result
-	}{{"learned", got.Learned, want.Learned}, {"baseline", got.Baseline, want.Baseline}} {
-		if side.got.Accuracy != side.want.Accuracy || !reflect.DeepEqual(side.got.PerFold, side.want.PerFold) ||
+		got, want protocol.Result
+	}{{"learned", got.Learned, resultOf(want.Learned)}, {"baseline", got.Baseline, resultOf(want.Baseline)}} {
+		if side.got.Accuracy != side.want.Accuracy || side.got.Std != side.want.Std || !reflect.DeepEqual(side.got.PerFold, side.want.PerFold) ||
 			!reflect.DeepEqual(side.got.Confusion, side.want.Confusion) || !reflect.DeepEqual(side.got.Predictions, side.want.Predictions) {
 			t.Errorf("%s: merged fold jobs %+v, one CV %+v", side.name, side.got, side.want)
 		}
 	}
+	if len(got.Folds) != len(want.Folds) {
+		t.Fatalf("%d merged folds, want %d", len(got.Folds), len(want.Folds))
+	}
+	var learned, initial []float64
 	for f := range want.Folds {
-		if !reflect.DeepEqual(got.Folds[f].Trace.Cost, want.Folds[f].Trace.Cost) || got.Folds[f].Candidate != want.Folds[f].Candidate {
-			t.Errorf("fold %d: cost curve or chosen images differ", f)
+		if got.Folds[f].Index != f || !reflect.DeepEqual(got.Folds[f].Trace.Cost, want.Folds[f].Trace.Cost) || got.Folds[f].Candidate != want.Folds[f].Candidate ||
+			got.Folds[f].Config.Learn.M != want.Folds[f].Config.Learn.M || got.Folds[f].Config.C != want.Folds[f].Config.C {
+			t.Errorf("fold %d: index, cost curve, chosen images or setting differ", f)
 		}
+		learned, initial = append(learned, want.Folds[f].Accuracy), append(initial, want.Folds[f].Baseline)
+	}
+	// The test is `wkpi compare`'s pairing of the one CV's folds.
+	p, err := crossval.Compare(learned, initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, std := stat.MeanStdDev(p.Differences, nil)
+	test := r.Merged.Test
+	if !reflect.DeepEqual(test.Differences, p.Differences) || test.TP != p.TP || test.WilcoxonP != p.WilcoxonP ||
+		math.Abs(test.Mean-mean) > 1e-15 || math.Abs(test.Std-std) > 1e-15 {
+		t.Errorf("paired test %+v, want %+v (mean %v, std %v)", test, p, mean, std)
 	}
 }
 

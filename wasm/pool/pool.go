@@ -149,7 +149,7 @@ func (p *Pool) Running() int {
 // is heavy.
 var interactive = map[protocol.Kind]bool{
 	protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
-	protocol.Inspect: true, protocol.Predict: true,
+	protocol.Inspect: true, protocol.Predict: true, protocol.MergeCV: true,
 }
 
 // heavyRunning counts the workers busy with heavy jobs.

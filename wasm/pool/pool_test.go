@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -213,7 +212,7 @@ func TestPartialBeforeDone(t *testing.T) {
 	// would start a worker of its own).
 	p.Submit(protocol.Request{Kind: protocol.Train}, l.handler("next"))
 	fold := func(i int) protocol.Response {
-		return protocol.Response{Event: protocol.Partial, Fold: &eval.Fold{Index: i}}
+		return protocol.Response{Event: protocol.Partial, Fold: &protocol.Fold{Index: i}}
 	}
 	f.conns[0].answer(t, protocol.Response{Event: protocol.Progress, Stage: "folds", Done: 0, Total: 2})
 	f.conns[0].answer(t, fold(0))
@@ -257,6 +256,17 @@ func TestInteractiveWhileHeavy(t *testing.T) {
 	f.conns[0].answer(t, protocol.Response{Event: protocol.Done})
 	if len(f.conns) != 3 || len(f.conns[0].sent) != 2 || f.conns[0].sent[1].ID != train {
 		t.Fatal("the training did not start when a heavy job ended")
+	}
+	// Merging a finished CV's parts waits for no heavy job either: on a
+	// pool of one busy with a CV part, with the training queued, it
+	// starts at once on a worker of its own.
+	var g fakeSpawner
+	one := New(1, g.spawn)
+	one.Submit(protocol.Request{Kind: protocol.CrossValidate}, Handler{})
+	one.Submit(protocol.Request{Kind: protocol.Train}, Handler{})
+	merge := one.Submit(protocol.Request{Kind: protocol.MergeCV}, Handler{})
+	if len(g.conns) != 2 || len(g.conns[1].sent) != 1 || g.conns[1].sent[0].ID != merge {
+		t.Fatal("the merge job waited behind the heavy ones")
 	}
 	// With only interactive jobs, the pool keeps to its size.
 	q := New(2, (&fakeSpawner{}).spawn)

@@ -13,6 +13,12 @@
 // blobs (file contents, float arrays, a model's JSON) whose ArrayBuffers
 // are transferred, not copied.
 //
+// The protocol imports no core package: the page's binary links it, and
+// nothing of the pipeline. Where the page needs results of core types (a
+// fold, a report, persistence diagrams, the comparison's method names) the
+// protocol has plain mirrors with the same JSON (results.go, diagrams.go,
+// methods.go), which package wasm/jobs fills.
+//
 // Adding a job: add a Kind, its parameters to Request and its result to
 // Response (or to Response.Arrays for large float data), and a handler in
 // package wasm/jobs.

@@ -7,8 +7,6 @@ import (
 	"math"
 	"sort"
 
-	"wkpi-web/core/eval"
-	"wkpi-web/core/persistence"
 	"wkpi-web/core/spec"
 )
 
@@ -33,6 +31,11 @@ const (
 	Predict Kind = "predict"
 	// Compare runs methods of the baseline comparison (Request.Compare).
 	Compare Kind = "compare"
+	// MergeCV merges the parts of a cross-validation (Request.Parts) into
+	// the report of the whole run and tests learned against initial
+	// weight function over its folds (Response.Merged). It reads no
+	// dataset, and is quick.
+	MergeCV Kind = "merge-cv"
 )
 
 // Event says what a Response reports.
@@ -73,6 +76,11 @@ type Request struct {
 	Model      []byte     `json:"-"`                // a model's JSON; travels as a blob
 
 	Compare *CompareJob `json:"compare,omitempty"` // Compare
+	// Parts are the parts of one cross-validation to merge (MergeCV),
+	// one per CrossValidate job. A part without Labels is a report
+	// merged already (saved by an earlier version of the page): it must
+	// come alone, and is only tested.
+	Parts []CVPart `json:"parts,omitempty"`
 }
 
 // Training is the settings of a training or cross-validation job: the
@@ -81,6 +89,18 @@ type Request struct {
 type Training struct {
 	spec.Spec
 	Only []int `json:"only,omitempty"` // folds to run; all when empty
+}
+
+// UnmarshalJSON reads settings that lack fields (a run saved by an
+// earlier version of the page) with spec.Defaults for what is missing.
+func (t *Training) UnmarshalJSON(data []byte) error {
+	type plain Training // without this method
+	p := plain{Spec: spec.Defaults()}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*t = Training(p)
+	return nil
 }
 
 // Response is one message from a worker about job ID.
@@ -95,13 +115,14 @@ type Response struct {
 	// Done; the memory only grows, so this is the worker's peak so far.
 	Memory uint64 `json:"memory,omitempty"`
 
-	Summary  *Summary   `json:"summary,omitempty"`
-	Drawing  *Drawing   `json:"drawing,omitempty"`
-	Explored *Explored  `json:"explored,omitempty"`
-	CV       *CVPart    `json:"cv,omitempty"`
-	Fold     *eval.Fold `json:"fold,omitempty"` // Partial
-	Info     *Info      `json:"info,omitempty"` // Train, Inspect and Predict
-	Graphs   []Graph    `json:"graphs,omitempty"`
+	Summary  *Summary  `json:"summary,omitempty"`
+	Drawing  *Drawing  `json:"drawing,omitempty"`
+	Explored *Explored `json:"explored,omitempty"`
+	CV       *CVPart   `json:"cv,omitempty"`
+	Fold     *Fold     `json:"fold,omitempty"`   // Partial
+	Merged   *MergedCV `json:"merged,omitempty"` // MergeCV
+	Info     *Info     `json:"info,omitempty"`   // Train, Inspect and Predict
+	Graphs   []Graph   `json:"graphs,omitempty"`
 	// Compared holds a Compare job's methods.
 	Compared []CompareMethod `json:"compared,omitempty"`
 	// Model is a trained model's JSON (Train); it travels as a blob.
@@ -156,8 +177,8 @@ type Drawing struct {
 // 0 at the lowest persistence, all on Grid, the grid fitted over the
 // whole dataset.
 type Explored struct {
-	Graph    int                  `json:"graph"`
-	Diagrams persistence.Diagrams `json:"diagrams"`
+	Graph    int      `json:"graph"`
+	Diagrams Diagrams `json:"diagrams"`
 	// Channels names the images, as features.Settings does: "+"-joined
 	// sub-diagrams such as "ord0+ext0".
 	Channels []string `json:"channels"`
@@ -174,14 +195,6 @@ type Grid struct {
 	Pixel float64 `json:"pixel"`
 	Rows  int     `json:"rows"`
 	Cols  int     `json:"cols"`
-}
-
-// CVPart is the result of some folds of a cross-validation, with what
-// eval.Merge needs to combine the parts.
-type CVPart struct {
-	Report  eval.Report `json:"report"`
-	Labels  []int       `json:"labels"`
-	Classes int         `json:"classes"`
 }
 
 // Info describes a model. Arrays["after"] is its weight function sampled
@@ -395,7 +408,7 @@ type CompareMethod struct {
 	Paired   *ComparePaired `json:"paired,omitempty"`
 }
 
-// ComparePaired mirrors core/compare.Paired: fold differences against
+// ComparePaired mirrors core/crossval.Paired: fold differences against
 // WKPI and the two tests' p-values.
 type ComparePaired struct {
 	Differences []float64 `json:"differences"`

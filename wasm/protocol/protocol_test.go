@@ -1,15 +1,13 @@
 package protocol
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
-	"wkpi-web/core/eval"
-	"wkpi-web/core/learn"
-	"wkpi-web/core/persistence"
 	"wkpi-web/core/spec"
 )
 
@@ -39,7 +37,7 @@ func TestRequestRoundTrip(t *testing.T) {
 func TestResponseRoundTrip(t *testing.T) {
 	r := Response{ID: 9, Event: Done,
 		Explored: &Explored{Graph: 1, Grid: Grid{MinX: -1, MinY: 0, Pixel: 0.5, Rows: 2, Cols: 3}, Channels: []string{"ord0+ext0", "rel1+ext1"},
-			Diagrams: persistence.Diagrams{Ord0: []persistence.Point{{Birth: 0, Death: 1}}, Ext1: []persistence.Point{{Birth: 2, Death: 1}}}},
+			Diagrams: Diagrams{Ord0: []Point{{Birth: 0, Death: 1}, {Birth: 0, Death: math.Inf(1)}}, Ext1: []Point{{Birth: 2, Death: 1}}}},
 		Arrays: map[string][]float64{
 			"values": {1, -2.5, math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64, math.MaxFloat64},
 			"image":  {},
@@ -170,10 +168,9 @@ func TestModelAndInputsRoundTrip(t *testing.T) {
 // TestPartialRoundTrip: a finished fold travels in the header, whole; its
 // event and fields survive, and nothing goes to blobs.
 func TestPartialRoundTrip(t *testing.T) {
-	cfg := eval.DefaultConfig()
-	resp := Response{ID: 7, Event: Partial, Fold: &eval.Fold{
-		Index: 3, Config: cfg, Accuracy: 0.75, Baseline: 0.5,
-		Trace: learn.Trace{Cost: []float64{2.5, 1.25, 1}, Iterations: 2, Converged: true},
+	resp := Response{ID: 7, Event: Partial, Fold: &Fold{
+		Index: 3, Config: FoldConfig{Sigma: 0.01, C: 100, Learn: FoldLearn{M: 5}, Gauss: 1}, Accuracy: 0.75, Baseline: 0.5,
+		Trace: Trace{Cost: []float64{2.5, 1.25, 1}, Iterations: 2, Converged: true},
 		Test:  []int{4, 9, 11, 20}, Predicted: []int{0, 1, 1, 0}, BaselinePredicted: []int{1, 1, 1, 1},
 	}}
 	e, err := resp.Envelope()
@@ -261,5 +258,19 @@ func TestAutomatic(t *testing.T) {
 		if got := tc.t.Automatic(); got != tc.want {
 			t.Errorf("%+v: Automatic() = %v, want %v", tc.t, got, tc.want)
 		}
+	}
+}
+
+// TestTrainingMissingFields: settings saved without some fields (by an
+// earlier page) read back with the defaults for them.
+func TestTrainingMissingFields(t *testing.T) {
+	var tr Training
+	if err := json.Unmarshal([]byte(`{"descriptor":"jaccard","folds":5,"only":[1]}`), &tr); err != nil {
+		t.Fatal(err)
+	}
+	want := spec.Defaults()
+	want.Descriptor, want.Folds = "jaccard", 5
+	if tr.Spec != want || !reflect.DeepEqual(tr.Only, []int{1}) {
+		t.Fatalf("%+v", tr)
 	}
 }

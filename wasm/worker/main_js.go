@@ -10,7 +10,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"wkpi-web/core/eval"
 	"wkpi-web/wasm/jobs"
 	"wkpi-web/wasm/protocol"
 )
@@ -73,7 +72,7 @@ func main() {
 				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: stage, Done: done, Total: total})
 			}, progressEvery, time.Now)
 			// Folds are few and each is news for the page: never throttled.
-			fold := func(f eval.Fold) {
+			fold := func(f protocol.Fold) {
 				post(protocol.Response{ID: req.ID, Event: protocol.Partial, Fold: &f})
 			}
 			resp := w.Run(context.Background(), req, report, fold)

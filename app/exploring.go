@@ -1,0 +1,106 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"wkpi-web/wasm/pool"
+	"wkpi-web/wasm/protocol"
+)
+
+// exploreState is the Explore tab's: the descriptor picked and the
+// persistence of the Data tab's graph under it.
+type exploreState struct {
+	desc     string // "" for the default
+	explored *protocol.Explored
+	values   []float64
+	image    []float64
+	job      int64 // running explore job, 0 when idle
+	progress string
+	err      string
+}
+
+// clear forgets the result, which belongs to another graph or dataset.
+func (e *exploreState) clear() {
+	e.explored, e.values, e.image = nil, nil, nil
+}
+
+func (e *exploreState) descriptor() string {
+	if e.desc == "" {
+		return "ricci"
+	}
+	return e.desc
+}
+
+func (r *Root) exploreTab() app.UI {
+	d, e := &r.data, &r.explore
+	return &ExploreTab{
+		Summary: d.summary, Graph: d.graph, Descriptor: e.descriptor(),
+		Drawing: d.drawing, X: d.x, Y: d.y, Values: e.values,
+		Explored: e.explored, Image: e.image, Running: e.job != 0,
+		Progress: e.progress, Error: e.err,
+		OnGraph:      func(i int) { r.act(func(ctx app.Context) { r.pickGraph(ctx, i) }) },
+		OnDescriptor: func(d string) { r.act(func(ctx app.Context) { r.pickDescriptor(ctx, d) }) },
+		OnCancel:     func() { r.act(r.cancelExplore) },
+	}
+}
+
+func (r *Root) pickDescriptor(ctx app.Context, d string) {
+	r.explore.desc = d
+	r.startExplore(ctx)
+}
+
+func (r *Root) cancelExplore(ctx app.Context) {
+	if r.explore.job != 0 {
+		r.Backend.Cancel(r.explore.job)
+	}
+}
+
+// startExplore computes the current graph's persistence under the current
+// descriptor, replacing any explore job still running.
+func (r *Root) startExplore(ctx app.Context) {
+	if r.Backend == nil || r.data.summary == nil {
+		return
+	}
+	r.cancelExplore(ctx)
+	e := &r.explore
+	e.err, e.progress = "", "Starting…"
+	var id int64
+	id = r.submit(ctx, protocol.Request{
+		Kind: protocol.Explore, Dataset: r.data.key, Graph: r.data.graph,
+		Descriptor: protocol.Descriptor{Kind: e.descriptor()},
+	}, pool.Handler{
+		Progress: func(stage string, done, total int) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if e.job == id {
+					e.progress = fmt.Sprintf("Computing %s (%d of %d)…", stage, done+1, total)
+				}
+			})
+		},
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if e.job != id {
+					return
+				}
+				e.job, e.progress = 0, ""
+				e.explored, e.values, e.image = resp.Explored, resp.Arrays["values"], resp.Arrays["image"]
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if e.job != id {
+					return
+				}
+				e.job, e.progress = 0, ""
+				if errors.Is(err, pool.ErrCanceled) {
+					e.err = "Canceled."
+					return
+				}
+				e.err = err.Error()
+			})
+		},
+	})
+	e.job = id
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPageLinksNoPipeline: the page's binary (GOOS=js GOARCH=wasm) links
+// the UI, the pool and the protocol's plain types, and nothing of the
+// pipeline: no package of core (the workers run it) but the settings spec,
+// a leaf of the standard library alone, and no gonum. Every first visit
+// downloads this binary.
+func TestPageLinksNoPipeline(t *testing.T) {
+	touchSources(t)
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	var own, bad []string
+	for _, p := range deps {
+		if strings.HasPrefix(p, "wkpi-web/") {
+			own = append(own, p)
+		}
+		if (strings.HasPrefix(p, "wkpi-web/core/") && p != "wkpi-web/core/spec") || strings.HasPrefix(p, "gonum.org/") {
+			bad = append(bad, p)
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("the page links %d packages of the pipeline: %s", len(bad), strings.Join(bad, " "))
+	}
+	// The list is not empty by accident: the page's own packages are in it.
+	for _, want := range []string{"wkpi-web/app", "wkpi-web/wasm/protocol", "wkpi-web/wasm/pool", "wkpi-web/wasm/app", "wkpi-web/core/spec"} {
+		if !strings.Contains(" "+strings.Join(own, " ")+" ", " "+want+" ") {
+			t.Errorf("%s is not among the page's packages %v", want, own)
+		}
+	}
+}
+
+// TestSpecIsALeaf: the settings spec the page links imports the standard
+// library alone.
+func TestSpecIsALeaf(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, "wkpi-web/core/spec")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.Contains(p, ".") || strings.HasPrefix(p, "wkpi-web/") {
+			t.Errorf("core/spec imports %s", p)
+		}
+	}
+}
+
+// touchSources looks at every Go file and folder of the module: go test
+// reuses a cached pass until a file the test opened changes, and it does
+// not see what go list reads.
+func touchSources(t *testing.T) {
+	t.Helper()
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != "../.." && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "data" || name == "testdata") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
