@@ -16,8 +16,8 @@ import (
 
 // LabelModes are the Node labels choices: id and label.
 var LabelModes = [][2]string{
-	{"off", "Off: structure only (the paper)"},
-	{"on", "On: atom types used"},
+	{"off", "Off (the paper)"},
+	{"on", "On: atom types"},
 }
 
 // labelHelp is the one-line explanation under the Node labels choice.
@@ -33,9 +33,9 @@ func labelMode(t protocol.Training) string {
 // ExtraChoices are the descriptor sets offered beside the main
 // descriptor, as Training.Extra and a label.
 var ExtraChoices = [][2]string{
-	{"default", "Add HKS and degree (default)"},
-	{"none", "None: the descriptor alone (the paper)"},
-	{"ricci,jaccard,hks,degree", "Add Ricci, Jaccard, HKS and degree"},
+	{"default", "HKS, degree (default)"},
+	{"none", "None (the paper)"},
+	{"ricci,jaccard,hks,degree", "Ricci, Jaccard, HKS, degree"},
 }
 
 // setExtra stores a descriptor-set choice: "default" is Training.Extra's
@@ -282,7 +282,7 @@ func (t *TrainTab) form() app.UI {
 		app.H2().Text("Train and evaluate on "+t.Summary.Name),
 		app.Div().Class("form-grid").Body(
 			choice("train-filtration", "Descriptor", "the function on the nodes that persistence sweeps", Descriptors, f.Descriptor, func(f *protocol.Training, v string) { f.Descriptor = v }),
-			choice("train-extra", "Further descriptors", "more descriptors, each with its own images", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
+			choice("train-extra", "Further descriptors", "descriptors added to the first, each with its own images", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
 			choice("train-labels", "Node labels", labelHelp, LabelModes, labelMode(f), func(f *protocol.Training, v string) { f.Labels = v == "on" }),
 			common("folds"),
 			common("seed"),

@@ -8,69 +8,96 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"wkpi-web/core/eval"
-	"wkpi-web/core/learn"
+	"wkpi-web/core/spec"
 )
 
-// setInput types text into a number field as a user would (input event).
+// setInput types text into a field as a user would (input event).
 func setInput(id, text string) chromedp.Action[chromedp.Void] {
 	return until(fmt.Sprintf(`(() => { const e = document.querySelector("#%s"); e.value = %q;
 		return e.dispatchEvent(new Event("input", {bubbles: true})); })()`, id, text))
 }
 
-// checkTrainForm: the Train form refuses what the worker would replace
-// silently, and its presets set what they say (issue 10, point 1; issue 8).
+// choose picks value in menu id as a user would (change event).
+func choose(id, value string) chromedp.Action[chromedp.Void] {
+	return until(fmt.Sprintf(`(() => { const s = document.querySelector("#%s"); s.value = %q;
+		return s.dispatchEvent(new Event("change", {bubbles: true})); })()`, id, value))
+}
+
+// formFits is JavaScript that lists every control of the Train form
+// whose label or chosen menu entry is cut off.
+const formFits = `(() => {
+	const c = document.createElement("canvas").getContext("2d"), cut = [];
+	for (const s of document.querySelectorAll("#train-form select")) {
+		c.font = getComputedStyle(s).font;
+		const text = s.options[s.selectedIndex].textContent;
+		if (s.clientWidth < c.measureText(text).width + 20) cut.push(s.id + ": " + text);
+	}
+	for (const l of document.querySelectorAll("#train-form label, #train-form legend, #train-form summary")) {
+		if (l.scrollWidth > l.clientWidth + 1) cut.push("label " + l.textContent);
+	}
+	return cut;
+})()`
+
+// checkTrainForm: the Train form shows the common settings and every other
+// one under Advanced; it refuses bad values next to their field with the
+// settings spec's words; the presets set what they say; every label and
+// chosen menu entry is readable at 1280 and 390 px.
 func checkTrainForm(t *testing.T, ctx context.Context) {
-	// Point 1: the form refuses what the worker would replace silently.
-	d := eval.DefaultConfig()
-	step(t, ctx, "Train form: 0, -1 and empty are refused next to the field; reset restores the defaults",
+	d := spec.Defaults()
+	step(t, ctx, "Train form: bad values are refused next to their field; reset restores the defaults",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+		until(`!document.querySelector("#train-advanced").open`),
+		chromedp.Click(chromedp.CSS("#train-advanced summary")),
+		until(`document.querySelector("#train-advanced").open && document.querySelectorAll("#train-advanced fieldset").length === 6`),
 		setInput("train-sigma", "0"),
-		textContains("#train-sigma-error", "more than 0"),
+		textContains("#train-sigma-error", "Enter a number > 0."),
 		until(`document.querySelector("#train-run").disabled && document.querySelector("#train-sigma").getAttribute("aria-invalid") === "true"`),
 		setInput("train-sigma", "-1"),
-		textContains("#train-sigma-error", "more than 0"),
+		textContains("#train-sigma-error", "> 0"),
 		setInput("train-m", ""),
-		textContains("#train-m-error", "Enter a number"),
-		// C is chosen in every fold by default; fixing the SVM shows its field.
-		until(`!document.querySelector("#train-C") && document.querySelector("#train-svm").value === "auto"`),
-		until(`(() => { const s = document.querySelector("#train-svm"); s.value = "wkpi";
-			return s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
-		chromedp.WaitVisible(chromedp.CSS("#train-C")),
+		textContains("#train-m-error", "whole number from 1 to 100"),
+		until(`document.querySelector("#train-svm-choice").value === "on"`),
+		choose("train-svm-choice", "off"),
 		setInput("train-C", "0"),
-		textContains("#train-C-error", "more than 0"),
+		textContains("#train-C-error", "> 0"),
 		setInput("train-folds", "1000"),
-		textContains("#train-folds-error", "At most 188"),
+		textContains("#train-folds-error", "whole number from 2 to 100"),
 		textContains("#train-invalid", "Correct the fields"),
 	)
 	checkAxe(t, ctx, "the Train form with errors")
 	step(t, ctx, "Train form: the paper's settings, then the defaults again",
 		chromedp.Click(chromedp.CSS("#train-paper")),
-		until(fmt.Sprintf(`document.querySelector("#train-prior").value === "0" && document.querySelector("#train-contrast").value === "0" &&
-			document.querySelector("#train-protocol").value === "nested" && document.querySelector("#train-inner").value === "10" &&
-			document.querySelector("#train-iterations").value === "%d" && !document.querySelector("#train-sigma") &&
-			document.querySelector("#train-extra").value === "none" && document.querySelector("#train-images").value === "unit"`, learn.DefaultOptions().MaxIter)),
+		until(`document.querySelector("#train-prior").value === "0" && document.querySelector("#train-contrast").value === "0" &&
+			document.querySelector("#train-grid").value === "paper" && document.querySelector("#train-inner").value === "10" &&
+			document.querySelector("#train-extra").value === "none" && document.querySelector("#train-auto").value === "off" &&
+			document.querySelector("#train-svm-choice").value === "off" && !document.querySelector("#train-invalid")`),
 		chromedp.Click(chromedp.CSS("#train-reset")),
-		until(`document.querySelector("#train-svm").value === "auto" && !document.querySelector("#train-C")`),
-		until(fmt.Sprintf(`document.querySelector("#train-sigma").value === %q && document.querySelector("#train-m").value === "%d" &&
-			document.querySelector("#train-prior").value === %q && !document.querySelector("#train-invalid") && !document.querySelector("#train-run").disabled`,
-			strconv.FormatFloat(d.Sigma, 'g', -1, 64), d.Learn.M, strconv.FormatFloat(d.Learn.Prior, 'g', -1, 64))),
-		until(`[...document.querySelectorAll("#train-descriptor option")].some(o => o.textContent === "Ollivier-Ricci curvature")`),
+		until(fmt.Sprintf(`document.querySelector("#train-svm-choice").value === "on" && document.querySelector("#train-sigma").value === %q &&
+			document.querySelector("#train-m").value === "%d" && document.querySelector("#train-prior").value === %q &&
+			document.querySelector("#train-iter").value === "%d" && !document.querySelector("#train-invalid") && !document.querySelector("#train-run").disabled`,
+			strconv.FormatFloat(d.Sigma, 'g', -1, 64), d.M, strconv.FormatFloat(d.Prior, 'g', -1, 64), d.Iterations)),
+		until(`[...document.querySelectorAll("#train-filtration option")].some(o => o.textContent === "Ollivier-Ricci curvature")`),
 	)
-	step(t, ctx, "Train form (issue 8): the size-aware preset sets raw images and sigma 1 with the default descriptor set; reset clears them",
-		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "auto" &&
-			document.querySelector("#train-objective").value === "tc" && document.querySelector("#train-scales").value === "off"`),
+	step(t, ctx, "Train form: the size-aware preset sets unnormalised images and sigma 1 with the default descriptor set; reset clears them",
+		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-raw").value === "off" &&
+			document.querySelector("#train-auto").value === "on" && document.querySelector("#train-objective").value === "tc" &&
+			document.querySelector("#train-channel-scales").value === "off"`),
 		chromedp.Click(chromedp.CSS("#train-size")),
-		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "raw" &&
+		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-raw").value === "on" &&
 			document.querySelector("#train-sigma").value === "1"`),
 		chromedp.Click(chromedp.CSS("#train-reset")),
-		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-images").value === "auto"`),
+		until(`document.querySelector("#train-raw").value === "off" && document.querySelector("#train-auto").value === "on"`),
 	)
-	// The descriptor menu is wide enough for its longest entry.
-	if w := value[[]float64](t, ctx, `(() => { const s = document.querySelector("#train-descriptor"), c = document.createElement("canvas").getContext("2d");
-		c.font = getComputedStyle(s).font; return [s.clientWidth, c.measureText("Ollivier-Ricci curvature").width]; })()`); w[0] < w[1]+20 {
-		t.Errorf("descriptor menu %.0f px wide for a %.0f px label", w[0], w[1])
+	for _, width := range []int64{1280, 390} {
+		step(t, ctx, fmt.Sprintf("Train form at %d px", width), chromedp.EmulateViewport(width, 900), chromedp.Sleep(200e6))
+		if cut := value[[]string](t, ctx, formFits); len(cut) > 0 {
+			t.Errorf("%d px: cut off: %q", width, cut)
+		}
 	}
-
+	step(t, ctx, "Train form: Advanced closed again",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Click(chromedp.CSS("#train-advanced summary")),
+		until(`!document.querySelector("#train-advanced").open`),
+	)
 }
