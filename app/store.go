@@ -147,7 +147,7 @@ const savePause = 50 * time.Millisecond
 // afterPaint runs f on the UI goroutine once the browser has painted the
 // current update: saving (the JSON of every kept model, then IndexedDB)
 // took tens of milliseconds of the main thread at the end of a run,
-// after which the results appeared (docs/browser-benchmarks.md). Before
+// after which the results appeared (docs/benchmarks.md). Before
 // the page is mounted (tests, prerendering) f runs at once.
 func (r *Root) afterPaint(f func()) {
 	if !r.mounted {

@@ -54,7 +54,7 @@ func css(c color.RGBA) string { return fmt.Sprintf("rgb(%d,%d,%d)", c.R, c.G, c.
 // PNG data URL, one pixel per sample: an SVG <image> of it costs the page
 // one element where a <rect> per sample cost 1,600 per view and about
 // 0.3 s of main-thread time for the Train tab's three heat maps
-// (docs/browser-benchmarks.md).
+// (docs/benchmarks.md).
 func raster(values []float64, rows, cols int, fill func(float64) color.RGBA) string {
 	img := image.NewRGBA(image.Rect(0, 0, cols, rows))
 	for k, v := range values {

@@ -21,7 +21,7 @@ var LabelModes = [][2]string{
 }
 
 // labelHelp is the one-line explanation under the Node labels choice.
-const labelHelp = "On adds, for each of the commonest node labels (atom types) of the training graphs, the heat diffusion of where that label sits as a further descriptor; off ignores labels, as the paper does."
+const labelHelp = "on adds where each common node label (atom type) sits as a further descriptor; off ignores labels, as the paper does"
 
 func labelMode(t protocol.Training) string {
 	if t.Labels {

@@ -178,7 +178,7 @@ func (r *Root) answer(ctx app.Context, a string) {
 // n-th fold (each computes the features and the pair sums once for its
 // folds), and queues the final training on the whole dataset behind them.
 // (Training beside the folds on a worker of its own measured slower on
-// the 2-core build machine: docs/browser-benchmarks.md.)
+// the 2-core build machine: docs/benchmarks.md.)
 func (r *Root) runCV(ctx app.Context, modelName string) {
 	tr, summary, key := &r.train, r.data.summary, r.data.key
 	if summary == nil || tr.form == nil {

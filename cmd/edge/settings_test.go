@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -38,6 +37,9 @@ func TestSettingsRefused(t *testing.T) {
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	for _, row := range rows {
+		if row.Value == "NaN" {
+			continue // JSON has no NaN: a model file cannot carry one
+		}
 		s := spec.Defaults()
 		field, _ := spec.Lookup(row.Field)
 		if err := field.Set(&s, row.Value); err != nil {
@@ -45,12 +47,13 @@ func TestSettingsRefused(t *testing.T) {
 		}
 		bad := *m
 		bad.Settings = &s
-		var body bytes.Buffer
-		if err := bad.Save(&body); err != nil {
+		// Marshalled directly: Save refuses to write such a model.
+		body, err := json.Marshal(&bad)
+		if err != nil {
 			t.Fatal(err)
 		}
 		checkBad(t, srv.URL, badCase{name: row.Field + "=" + row.Value, method: "PUT", path: "/api/models/bad", auth: "Bearer " + testToken,
-			body: body.String(), status: 400, want: row.Message})
+			body: string(body), status: 400, want: row.Message})
 	}
 	if !strings.Contains(rows[0].Message, rows[0].Field) {
 		t.Fatal("the table's messages name their fields")

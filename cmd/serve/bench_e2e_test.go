@@ -18,7 +18,7 @@ import (
 // TestBrowserBenchNCI1 runs a 10-fold CV of NCI1 (4,110 graphs) with the
 // defaults in the browser, split over two Web Workers as the Train tab
 // splits it, and logs the time and each worker's memory (issue 11; figures
-// in docs/browser-benchmarks.md). It takes minutes, so it runs only when
+// in docs/benchmarks.md). It takes minutes, so it runs only when
 // WKPI_BROWSER_BENCH=1:
 //
 //	WKPI_BROWSER_BENCH=1 go test -v -run TestBrowserBenchNCI1 -timeout 60m ./cmd/serve

@@ -106,7 +106,7 @@ func TestDistSubPath(t *testing.T) {
 	// Timed without other clicks in between (TestBrowser's figure includes
 	// its Explore jobs during the run), 3 s after the page loaded as when
 	// a user chose the dataset first; the workers' warm-up (jobs.Warm) has
-	// run by then: docs/browser-benchmarks.md.
+	// run by then: docs/benchmarks.md.
 	step(t, ctx, "a user's pause before Run", chromedp.Sleep(3*time.Second))
 	// The page times itself: from the click to the first DOM state with the
 	// results, the final model's heat map and no progress bar (Go's polling

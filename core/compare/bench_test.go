@@ -10,7 +10,7 @@ import (
 // BenchmarkCompareMUTAG runs every method on MUTAG with the default
 // protocol (10 outer folds, 3 inner, the documented grids) and reports
 // each method's seconds; the whole comparison should stay under a minute
-// on 2 cores (docs/accuracy.md has the figures).
+// on 2 cores (docs/results.md has the figures).
 func BenchmarkCompareMUTAG(b *testing.B) {
 	d := mutag(b)
 	for b.Loop() {

@@ -35,7 +35,7 @@ type ChoiceOptions struct {
 	// differences a challenger must beat the first candidate by
 	// (DefaultChoiceT when 0): the first candidate is the default, and
 	// inner CV on a few hundred graphs picks among close settings by
-	// noise (docs/accuracy.md, -auto), so only a clear win moves it.
+	// noise (docs/results.md, -auto), so only a clear win moves it.
 	MinT float64
 	Seed int64
 }
@@ -58,7 +58,7 @@ type Choice struct {
 // the dataset; every candidate holds the same graphs and labels) by
 // stratified inner CV on train alone, each candidate scored with its
 // initial (unlearned) weight function: learning moves accuracy by about a
-// point on every dataset measured (docs/accuracy.md), so the initial
+// point on every dataset measured (docs/results.md), so the initial
 // kernel ranks settings at a fraction of the cost. cands[0] stays unless
 // another beats its mean inner accuracy by at least MinT standard errors
 // of the paired differences; of several that do, the largest mean gain
@@ -268,7 +268,7 @@ const SizeAwareSigma = 1
 // choice weighs against them: the same diagrams, grid and descriptors
 // rendered unnormalised, so that graph size counts (PROTEINS: 75.1 %
 // against 68.5 % with unit images; PTC_MR and NCI1 lose with it,
-// docs/accuracy.md), with kernel width SizeAwareSigma.
+// docs/results.md), with kernel width SizeAwareSigma.
 func SizeAware(w *WKPI, cfg Config) (Candidate, error) {
 	s := w.Set.Settings
 	s.Normalize = false

@@ -30,7 +30,7 @@ const NoExtra = "none"
 // none: the heat kernel signature (t = 10) and degree, less main itself.
 // On the shared datasets this set is never below the main descriptor
 // alone (Ricci: NCI1 69.3 -> 75.6 %, REDDIT-BINARY 85.5 -> 90.5 %;
-// docs/accuracy.md). KindGiven (a user's own vertex values) and node-label
+// docs/results.md). KindGiven (a user's own vertex values) and node-label
 // mode, whose label groups are the added descriptors there, get none.
 func DefaultExtra(main filtration.Kind, labels bool) []filtration.Options {
 	if labels || main == filtration.KindGiven {

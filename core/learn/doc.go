@@ -79,7 +79,7 @@
 // per image block (channel x descriptor, FitWeights), after the weight
 // function is learned, so that learning can weigh descriptors and
 // sub-diagrams against each other. Neither beat the unlearned kernel in
-// our measurements (docs/accuracy.md); maximising alignment without the
+// our measurements (docs/results.md); maximising alignment without the
 // prior concentrates the weight on one or two components and loses
 // accuracy (MUTAG: 85.7 % with m = 5, 78.2 % with m = 10, against 87.3 %).
 //

@@ -51,7 +51,7 @@ func BenchmarkExploreMUTAG(b *testing.B) {
 
 // BenchmarkTrainMUTAG runs the Train job with the defaults on a fresh
 // worker: parse, features, learning and SVM on all of MUTAG. The browser
-// figure to compare with is in docs/browser-benchmarks.md.
+// figure to compare with is in docs/benchmarks.md.
 func BenchmarkTrainMUTAG(b *testing.B) {
 	fs := files(b, "../../data/MUTAG")
 	tr := Defaults()

@@ -17,7 +17,7 @@ import (
 // has been busy for a while, and a call already running (such as a loop
 // over all pairs of images) keeps the slow code to its end. A user's first
 // MUTAG cross-validation measured 2.3-3.4 s against 1.6 s once the code
-// was hot (docs/browser-benchmarks.md). Warming the same code paths on tiny
+// was hot (docs/benchmarks.md). Warming the same code paths on tiny
 // data while the page sits idle makes the first run as fast as later ones,
 // and V8 shares the optimised code with every worker of the page. The
 // worker's real state (its dataset and features) is left untouched.
