@@ -140,3 +140,37 @@ func TestHelpInGroups(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
 }
+
+// TestSVMChoiceFlags: by default every fold chooses the SVM's kernel and
+// C (the table says which); -C or -gauss fix them in every fold;
+// -svm-choice with them, or a negative -gauss, is an error.
+func TestSVMChoiceFlags(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	code, stdout, stderr := wkpi(t, "eval", "-data", dir, "-folds", "3", "-auto=false")
+	if code != 0 || !strings.Contains(stdout, "SVM kernel and C chosen in every fold") {
+		t.Fatalf("default eval: exit %d, %q, %s", code, stdout, stderr)
+	}
+	code, stdout, stderr = wkpi(t, "eval", "-data", dir, "-folds", "3", "-auto=false", "-gauss", "1", "-C", "7")
+	if code != 0 || strings.Contains(stdout, "chosen in every fold") {
+		t.Fatalf("fixed -gauss 1 -C 7: exit %d, %q, %s", code, stdout, stderr)
+	}
+	var rows int
+	for _, line := range strings.Split(stdout, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 10 && f[0] == "0" {
+			rows++
+			if f[4] != "7" || f[5]+" "+f[6] != "gauss 1" {
+				t.Errorf("fixed fold row %q: want C 7 and gauss 1", line)
+			}
+		}
+	}
+	if rows != 3 {
+		t.Errorf("%d fold rows with the fixed kernel, want 3:\n%s", rows, stdout)
+	}
+	for _, args := range [][]string{{"-svm-choice", "-C", "10"}, {"-gauss", "-1"}} {
+		code, _, stderr := wkpi(t, append([]string{"eval", "-data", dir}, args...)...)
+		if code == 0 || !strings.Contains(stderr, strings.TrimPrefix(args[0], "-")) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
