@@ -169,7 +169,8 @@ func (f *File) FirstError() error {
 // .graphml .xml, .mol .sdf .sd, .json, .smi .smiles (SMILES lines), .tsv
 // (SMILES table). A .csv file is a SMILES table when its header names a
 // SMILES column (or Options.SMILESColumn is set), and an edge list
-// otherwise, unless its first column reads as SMILES: then it is an
+// otherwise, unless its first column reads as SMILES (most of its values
+// parse, and all do or one has two atoms or a non-letter): then it is an
 // error (a header is missing). A .txt file is an edge list unless the
 // first token of most lines is a SMILES. For other names the content
 // decides: markup is GraphML, '{' or '[{' opens JSON, a molfile has
@@ -189,7 +190,7 @@ func ReadFile(name string, data []byte, o Options) (*File, error) {
 		if _, ok := tableHeader(data, o.SMILESColumn); ok || o.SMILESColumn != "" {
 			return ReadTable(name, data, o)
 		}
-		if smilesLooking(data, ',') {
+		if looks, all, strong := smilesSigns(data, ','); looks && (all || strong) {
 			return nil, fmt.Errorf("%s: the first column reads as SMILES, but no header row names a SMILES column: "+
 				"add a header such as \"smiles,activity\" to read molecules, or name an edge list .edges", name)
 		}
@@ -274,7 +275,7 @@ func readText(name string, data []byte) (*File, error) {
 		serr = firstError(s)
 	}
 	e, eerr := readAs(FormatEdgeList, name, data, Options{})
-	looks, strong := smilesSigns(data, ' ')
+	looks, _, strong := smilesSigns(data, ' ')
 	switch {
 	case serr == nil && eerr == nil && !strong:
 		return nil, fmt.Errorf("%s: cannot tell the format: the content reads both as SMILES lines and as an edge list; "+
@@ -330,20 +331,55 @@ func lineError(name string, line int, format string, args ...any) error {
 }
 
 // nameKeys are column and property names read as a record's name, most
-// preferred first (compared without case).
+// preferred first (compared without case); after them, any name ending
+// in "_id" (NameLike).
 func nameKeys() []string {
 	return []string{"name", "id", "title", "mol_id", "molecule_id", "molecule_name", "compound_id", "compound_name",
 		"cmpd_id", "chembl_id", "cid", "zinc_id"}
 }
 
-// nameProp returns the value of the first name-like property of props.
-func nameProp(props []Property) string {
-	for _, k := range nameKeys() {
-		for _, p := range props {
-			if strings.EqualFold(p.Key, k) && strings.TrimSpace(p.Value) != "" {
-				return strings.TrimSpace(p.Value)
-			}
+// NameLike ranks a column or property name as a source of record names:
+// 1 for the most preferred (name), larger for less preferred, 0 for a
+// name that is not name-like. Name-like are name, id, title, mol_id,
+// molecule_id, molecule_name, compound_id, compound_name, cmpd_id,
+// chembl_id, cid, zinc_id (in this order, any case) and then any name
+// ending in "_id".
+func NameLike(key string) int {
+	for i, k := range nameKeys() {
+		if strings.EqualFold(key, k) {
+			return i + 1
 		}
+	}
+	if len(key) > 3 && strings.EqualFold(key[len(key)-3:], "_id") {
+		return len(nameKeys()) + 1
+	}
+	return 0
+}
+
+// bestName returns the index of the most name-like of keys (the first
+// among equals) other than skip, or -1.
+func bestName(keys []string, skip int) int {
+	best, rank := -1, 0
+	for i, k := range keys {
+		if r := NameLike(k); i != skip && r > 0 && (rank == 0 || r < rank) {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+// nameProp returns the value of the most name-like non-empty property.
+func nameProp(props []Property) string {
+	var keys []string
+	for _, p := range props {
+		key := p.Key
+		if strings.TrimSpace(p.Value) == "" {
+			key = "" // not a source of a name
+		}
+		keys = append(keys, key)
+	}
+	if i := bestName(keys, -1); i >= 0 {
+		return strings.TrimSpace(props[i].Value)
 	}
 	return ""
 }

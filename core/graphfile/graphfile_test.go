@@ -219,6 +219,8 @@ func TestSniff(t *testing.T) {
 		{"mols", "[Na+].[Cl-] salt\n", []*graph.Graph{mustSMILES(t, "[Na+].[Cl-]")}, ""},
 		{"mols.csv", "name,SMILES\nbenzene,c1ccccc1\n", benzene, ""},
 		{"g.csv", "1,2\n2,3\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 1, 2)}}, ""},
+		// b and c are SMILES (boron, carbon), a is not: an edge list.
+		{"g.csv", "a,b\nb,c\nc,a\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 0, 2, 1, 2)}}, ""},
 		{"g.txt", "a b\nb c\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 1, 2)}}, ""},
 		{"g", "hello world\nfoo\n", []*graph.Graph{{N: 3, Edges: edges(0, 1)}}, ""},
 		{"g", `[{"nodes": 2, "edges": [[0, 1]]}]`, []*graph.Graph{{N: 2, Edges: edges(0, 1)}}, ""},

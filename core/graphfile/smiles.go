@@ -74,15 +74,15 @@ func parseSMILESLines(name string, data []byte) (*File, error) {
 // up to sep when sep is not ' ') of most of the first 100 data lines
 // parses as a SMILES.
 func smilesLooking(data []byte, sep byte) bool {
-	looks, _ := smilesSigns(data, sep)
+	looks, _, _ := smilesSigns(data, sep)
 	return looks
 }
 
-// smilesSigns says whether the first tokens of the first 100 data lines
-// look like SMILES (most of them parse as one), and whether they look
-// like nothing else: one of them has two atoms or more, or a character
-// other than a letter, which node names of edge lists seldom have.
-func smilesSigns(data []byte, sep byte) (looks, strong bool) {
+// smilesSigns looks at the first tokens of the first 100 data lines:
+// looks when most parse as a SMILES, all when every one does, strong
+// when one of them has two atoms or more, or a character other than a
+// letter, which node names of edge lists seldom have.
+func smilesSigns(data []byte, sep byte) (looks, all, strong bool) {
 	lines, ok := 0, 0
 	for _, text := range splitLines(data) {
 		text = strings.TrimSpace(text)
@@ -108,7 +108,7 @@ func smilesSigns(data []byte, sep byte) (looks, strong bool) {
 			break
 		}
 	}
-	return lines > 0 && 2*ok > lines, strong
+	return lines > 0 && 2*ok > lines, lines > 0 && ok == lines, strong
 }
 
 // tableSeparators are the field separators a table's header is tried
@@ -244,25 +244,16 @@ func (t *Rows) Column(col string) int {
 	return found
 }
 
-// NameColumn returns the index of the first name-like column (name, id,
-// title, mol_id, ...) other than skip, or -1.
-func (t *Rows) NameColumn(skip int) int {
-	for _, k := range nameKeys() {
-		for i, h := range t.Columns {
-			if i != skip && strings.EqualFold(h, k) {
-				return i
-			}
-		}
-	}
-	return -1
-}
+// NameColumn returns the index of the most name-like column (see
+// NameLike) other than skip, or -1.
+func (t *Rows) NameColumn(skip int) int { return bestName(t.Columns, skip) }
 
 // ReadTable reads a table of molecules (MoleculeNet style): a header row,
 // then one molecule per row with its SMILES in the column
 // o.SMILESColumn, or the column named "smiles" (any case); see ReadRows
 // for the layout. Each row is a Record whose Props are the other columns;
-// its name is the first name-like column (name, id, title, mol_id, ...).
-// Rows are numbered from 1 after the header; errors give the row and its
+// its name is the most name-like column (name, id, title, mol_id, ...,
+// see NameLike). Rows are numbered from 1 after the header; errors give the row and its
 // line in the file: "mols.csv row 3 (line 4): ...".
 func ReadTable(name string, data []byte, o Options) (*File, error) {
 	t, err := ReadRows(name, data, o.SMILESColumn)
