@@ -102,7 +102,7 @@ func TestPredictMolecules(t *testing.T) {
 	bad := strings.Replace(smi.String(), "\tmutag_3\n", "(\tmutag_3\n", 1)
 	for name, want := range map[string]string{
 		"bad.smi": `wkpi predict: bad.smi line 3: SMILES`,
-		"bad": `wkpi predict: bad: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 3: SMILES`,
+		"bad":     `wkpi predict: bad: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 3: SMILES`,
 	} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(bad), 0o644)
