@@ -258,6 +258,9 @@ func unit(format string) string {
 
 // fromRecords labels the records of f by their target.
 func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Report, error) {
+	if o.Threshold != nil && (math.IsNaN(*o.Threshold) || math.IsInf(*o.Threshold, 0)) {
+		return nil, nil, fmt.Errorf("%s: the threshold %v is not a finite number", name, *o.Threshold)
+	}
 	target, err := chooseTarget(name, f, o.Target)
 	if err != nil {
 		return nil, nil, err

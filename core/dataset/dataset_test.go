@@ -3,6 +3,7 @@ package dataset_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -168,6 +169,7 @@ func TestBadInput(t *testing.T) {
 		{"m.csv", "smiles,y\nC,1\nCC,1\n", dataset.Options{}, `m.csv: all 2 values of "y" are "1": a classifier needs two classes`},
 		{"m.csv", "smiles,y\nC,1\nCC,n/a\n", dataset.Options{Threshold: ptr(0.5)}, `m.csv: 1 of 2 rows cannot be read: row 2 (line 3): target "y" is "n/a", not a number, which a threshold needs`},
 		{"m.csv", "smiles,y\nC,1\nCC,3\n", dataset.Options{Threshold: ptr(0.5)}, `m.csv: every value of "y" is >= 0.5 (the values run from 1 to 3, median 2): the threshold leaves one class`},
+		{"m.csv", "smiles,y\nC,1\nCC,3\n", dataset.Options{Threshold: ptr(math.NaN())}, "m.csv: the threshold NaN is not a finite number"},
 		{"m.csv", "smiles,y\nC,1\nCC,2.5\n", dataset.Options{}, `m.csv: the target "y" holds real numbers ("2.5" in row 2 (line 3)): give a threshold to cut it into two classes (its median is 1.75)`},
 		{"m.csv", "smiles,y\nC,1\nCC,1.0\nCCC,0\n", dataset.Options{}, `m.csv: the target "y" writes one number two ways, "1" in row 1 (line 2) and "1.0" in row 2 (line 3): write it alike`},
 		{"m.csv", many, dataset.Options{}, `m.csv: the target "y" has 101 different values, more than 100 classes: give a threshold to cut it into two (its median is 50)`},
