@@ -4,31 +4,81 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
+	"wkpi-web/core/dataset"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
 	"wkpi-web/core/persistence"
 	"wkpi-web/core/pimage"
 	"wkpi-web/core/spec"
-	"wkpi-web/core/swc"
 	"wkpi-web/core/tu"
 )
 
-// dataset reads -data: a TU dataset (folder or zip), or a folder of SWC
-// neurons with a labels.csv (whose descriptor is given: -filtration given).
+// dataset reads -data with core/dataset: a table of SMILES, an SD file, a
+// GraphML collection, a TU dataset (folder or zip), or a folder of SWC
+// neurons with a labels.csv (whose descriptor is given: -filtration
+// given). Records left out by -skip-bad are counted on stderr.
 func (c *settingsFlags) dataset() (*graph.Dataset, error) {
 	if c.data == "" {
 		return nil, fmt.Errorf("-data is required")
 	}
-	if _, err := os.Stat(filepath.Join(c.data, "labels.csv")); err == nil {
-		return swc.ReadSample(c.data)
+	o := dataset.Options{SMILES: c.smiles, Target: c.target, SkipBad: c.skipBad}
+	if c.threshold != "" {
+		x, err := strconv.ParseFloat(c.threshold, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("-threshold %q: want a number", c.threshold)
+		}
+		o.Threshold = &x
 	}
-	return tu.Read(c.data)
+	ds, rep, err := dataset.Read(c.data, o)
+	var bad *dataset.BadRecordsError
+	if errors.As(err, &bad) && len(bad.Bad) < bad.Total {
+		return nil, fmt.Errorf("%w (-skip-bad reads the other %d)", err, bad.Total-len(bad.Bad))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n := len(rep.Skipped); n > 0 && c.stderr != nil {
+		first := rep.Skipped[0]
+		fmt.Fprintf(c.stderr, "wkpi %s: -skip-bad: left out %d of %d %s of %s (the first: %s)\n",
+			c.name, n, rep.Records, unitOf(rep.Format), filepath.Base(c.data), first.Problem)
+	}
+	return ds, nil
+}
+
+// unitOf names the records of a dataset format.
+func unitOf(format string) string {
+	switch format {
+	case graphfile.FormatCSV, graphfile.FormatTSV:
+		return "rows"
+	case graphfile.FormatGraphML:
+		return "graphs"
+	}
+	return "records"
+}
+
+// labelNames returns the node-label code table of a TU dataset's
+// README.txt (nil, nil when it has none); molecules read from SMILES, SD
+// or GraphML files carry element symbols already, and need none.
+func (c *settingsFlags) labelNames() (map[string]string, error) {
+	info, err := os.Stat(c.data)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() || strings.EqualFold(filepath.Ext(c.data), ".zip") {
+		return tu.ReadNodeLabelNames(c.data)
+	}
+	return nil, nil
 }
 
 // output opens -out (or wraps stdout) and returns a flush-and-close func.

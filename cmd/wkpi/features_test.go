@@ -2,11 +2,163 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"wkpi-web/core/testenv"
+	"wkpi-web/core/tu"
 )
+
+// mutagMolecules writes MUTAG as mutag.csv (RDKit's SMILES) and mutag.sdf
+// (TU's atom order) in dir with core/dataset's RDKit script: node codes
+// become element symbols by MUTAG's README, edge codes 0..3 the bond
+// types aromatic, single, double, triple.
+func mutagMolecules(t *testing.T, dir string) (csv, sdf string) {
+	t.Helper()
+	t.Log("the RDKit oracle needs Debian's python3-rdkit (apt-get install python3-rdkit rdkit-data)")
+	py := testenv.Python(t, "rdkit")
+	src := testenv.Dataset(t, "MUTAG")
+	ds, err := tu.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elements, err := tu.ReadNodeLabelNames(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bonds := map[string]string{"0": "4", "1": "1", "2": "2", "3": "3"}
+	var mols []map[string]any
+	for i, g := range ds.Graphs {
+		var atoms []string
+		for _, l := range g.NodeLabels {
+			atoms = append(atoms, elements[l])
+		}
+		var bs [][3]any
+		for k, e := range g.Edges {
+			bs = append(bs, [3]any{e.U, e.V, bonds[g.EdgeLabels[k]]})
+		}
+		mols = append(mols, map[string]any{"name": fmt.Sprintf("mutag_%d", i+1), "label": ds.Classes[ds.Labels[i]], "atoms": atoms, "bonds": bs})
+	}
+	csv, sdf = filepath.Join(dir, "mutag.csv"), filepath.Join(dir, "mutag.sdf")
+	script := filepath.Join(testenv.RepoRoot(t), "core/dataset/testdata/mutag_rdkit.py")
+	var out []any
+	testenv.RunJSON(t, py, []string{script}, map[string]any{"graphs": mols, "csv": csv, "sdf": sdf}, &out)
+	return csv, sdf
+}
+
+// evalResult is the last line of `wkpi eval`.
+type evalResult struct {
+	Dataset  string    `json:"dataset"`
+	Mean     float64   `json:"accuracy_mean"`
+	Baseline float64   `json:"baseline_mean"`
+	Folds    []float64 `json:"folds"`
+}
+
+func evalJSON(t *testing.T, args ...string) (evalResult, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	code, stdout, stderr := wkpi(t, append([]string{"eval"}, args...)...)
+	took := time.Since(start)
+	if code != 0 {
+		t.Fatalf("eval %v: exit %d: %s", args, code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var r evalResult
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r, took
+}
+
+// TestEvalOneMoleculeThreeFormats: MUTAG as a TU folder, as a SMILES
+// table and as an SD file gives the same cross-validated accuracy,
+// learned and unlearned, fold by fold (core/dataset's tests check that
+// the graphs are equal).
+func TestEvalOneMoleculeThreeFormats(t *testing.T) {
+	csv, sdf := mutagMolecules(t, t.TempDir())
+	small := []string{"-folds", "3", "-extra", "none", "-auto=false", "-svm-choice=false", "-iter", "20", "-progress", "off"}
+	want, tuTime := evalJSON(t, append([]string{"-data", testenv.Dataset(t, "MUTAG")}, small...)...)
+	for _, file := range []string{csv, sdf} {
+		got, took := evalJSON(t, append([]string{"-data", file}, small...)...)
+		if got.Mean != want.Mean || got.Baseline != want.Baseline || fmt.Sprint(got.Folds) != fmt.Sprint(want.Folds) || got.Dataset != "mutag" {
+			t.Errorf("%s: %+v, the TU folder %+v", filepath.Base(file), got, want)
+		}
+		t.Logf("%s: accuracy %.4f (unlearned %.4f) in %v; TU folder %.4f (%.4f) in %v",
+			filepath.Base(file), got.Mean, got.Baseline, took.Round(time.Millisecond), want.Mean, want.Baseline, tuTime.Round(time.Millisecond))
+	}
+}
+
+// TestDataFlags: -smiles, -target, -threshold and -skip-bad reach
+// core/dataset; bad rows fail with one line naming the file, the row and
+// the problem, or are counted on stderr under -skip-bad.
+func TestDataFlags(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("mol,compound_id,pIC50,series\n")
+	// Rings with a side chain of 1..5 atoms, half with a nitrogen, and a
+	// bad row.
+	for i := range 24 {
+		mol := "C1CCC(" + strings.Repeat("C", 1+i%5) + ")CC1"
+		if i%2 == 1 {
+			mol = "N1CCC(" + strings.Repeat("C", 1+i%5) + "O)CC1"
+		}
+		fmt.Fprintf(&b, "%s,c%d,%.2f,s%d\n", mol, i, 5+float64(i%2)*2+0.1*float64(i%3), i%2)
+	}
+	b.WriteString("C1CC(,bad,6,s0\n")
+	path := filepath.Join(dir, "rings.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"images", "-data", path, "-rows", "5", "-filtration", "degree", "-extra", "none", "-progress", "off"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `wkpi images: rings.csv line 1: no column is named "smiles"; the columns are "mol", "compound_id", "pIC50", "series"` + "\n"},
+		{[]string{"-smiles", "mol"}, `wkpi images: rings.csv: 1 of 25 rows cannot be read: row 25 (line 26): SMILES "C1CC(": character 5: '(' is never closed (-skip-bad reads the other 24)` + "\n"},
+		{[]string{"-smiles", "mol", "-skip-bad"}, `wkpi images: rings.csv: the target "pIC50" holds real numbers ("7.10" in row 2 (line 3)): give a threshold to cut it into two classes (its median is 6.1)` + "\n"},
+		{[]string{"-smiles", "mol", "-skip-bad", "-threshold", "x"}, `wkpi images: -threshold "x": want a number` + "\n"},
+		{[]string{"-smiles", "mol", "-skip-bad", "-target", "weight"}, `wkpi images: rings.csv: no column "weight"; the file has "compound_id", "pIC50", "series"` + "\n"},
+	} {
+		code, _, stderr := wkpi(t, append(base, tc.args...)...)
+		if code != 1 || stderr != tc.want {
+			t.Errorf("%v: exit %d, stderr\n %q\nwant\n %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"-smiles", "mol", "-skip-bad", "-threshold", "6"},
+		{"-smiles", "mol", "-skip-bad", "-target", "series"},
+	} {
+		code, stdout, stderr := wkpi(t, append(base, args...)...)
+		wantErr := `wkpi images: -skip-bad: left out 1 of 25 rows of rings.csv (the first: rings.csv row 25 (line 26): SMILES "C1CC(": character 5: '(' is never closed)` + "\n"
+		if code != 0 || stderr != wantErr {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		var rec struct {
+			Dataset string   `json:"dataset"`
+			Labels  []string `json:"labels"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+			t.Fatal(err)
+		}
+		first, second := "< 6", ">= 6"
+		if args[len(args)-1] == "series" {
+			first, second = "s0", "s1"
+		}
+		if rec.Dataset != "rings" || len(rec.Labels) != 24 || rec.Labels[0] != first || rec.Labels[1] != second {
+			t.Errorf("%v: dataset %q, labels %v", args, rec.Dataset, rec.Labels)
+		}
+	}
+	// A TU folder takes none of these.
+	code, _, stderr := wkpi(t, "images", "-data", testenv.Dataset(t, "MUTAG"), "-target", "x")
+	if code != 1 || !strings.Contains(stderr, "a TU folder takes no options (a target given)") {
+		t.Errorf("-target on a TU folder: exit %d, %q", code, stderr)
+	}
+}
 
 // TestExtraDescriptors: -extra adds one block of channels per descriptor
 // (hks@t sets its time), and a bad entry ends with one line naming it.

@@ -18,13 +18,17 @@ import (
 // (eval.FromSpec), shared by eval, train, compare, the shards of eval and
 // the check that slurm runs before it submits them.
 type settingsFlags struct {
-	name     string
-	fs       *flag.FlagSet
-	spec     spec.Spec
-	preset   string
-	data     string
-	out      string
-	progress string
+	name   string
+	fs     *flag.FlagSet
+	spec   spec.Spec
+	preset string
+	data   string
+	// The data options of files of molecules (core/dataset.Options).
+	smiles, target, threshold string
+	skipBad                   bool
+	stderr                    io.Writer // where skipped records are reported
+	out                       string
+	progress                  string
 	// groupOf places each flag in a group of the help page, and order
 	// lists the flags as they were registered.
 	groupOf  map[string]spec.Group
@@ -38,11 +42,15 @@ type settingsFlags struct {
 // newSettingsFlags registers the data and output flags, and every setting
 // of groups plus the settings named in more.
 func newSettingsFlags(name string, stderr io.Writer, groups []spec.Group, more ...string) *settingsFlags {
-	c := &settingsFlags{name: name, fs: flag.NewFlagSet(name, flag.ContinueOnError), spec: spec.Defaults(), groupOf: map[string]spec.Group{}}
+	c := &settingsFlags{name: name, fs: flag.NewFlagSet(name, flag.ContinueOnError), spec: spec.Defaults(), groupOf: map[string]spec.Group{}, stderr: stderr}
 	c.fs.SetOutput(stderr)
 	c.fs.Usage = func() { c.usage(stderr) }
 	c.own(spec.GroupData, func(fs *flag.FlagSet) {
-		fs.StringVar(&c.data, "data", "", "the dataset: a TU folder or .zip, or a folder of SWC neurons with a labels.csv (required)")
+		fs.StringVar(&c.data, "data", "", "the dataset: a CSV/TSV of SMILES, an SD file, a GraphML collection, a TU folder or .zip, or a folder of SWC neurons with a labels.csv (required)")
+		fs.StringVar(&c.smiles, "smiles", "", "the SMILES column of a CSV/TSV (default: the column named smiles)")
+		fs.StringVar(&c.target, "target", "", "the class: a CSV/TSV column, an SD property or a GraphML graph key (default: the first other column; the property or key named activity, class, label, target or y)")
+		fs.StringVar(&c.threshold, "threshold", "", "cut a numeric target into the classes \"< X\" and \">= X\"")
+		fs.BoolVar(&c.skipBad, "skip-bad", false, "leave out rows that cannot be read (bad SMILES, empty target) and count them on stderr, instead of failing")
 	})
 	c.own(spec.GroupOutput, func(fs *flag.FlagSet) {
 		fs.StringVar(&c.out, "out", "", "output file (default: standard output)")

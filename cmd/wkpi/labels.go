@@ -8,7 +8,6 @@ import (
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/progress"
-	"wkpi-web/core/tu"
 )
 
 // featuresFor returns the feature settings of u for the graphs listed in
@@ -19,7 +18,7 @@ func (c *settingsFlags) featuresFor(u eval.Setup, ds *graph.Dataset, train []int
 	if u.Spec.Labels {
 		// SWC samples and zips without a README have no table: codes stay codes.
 		var err error
-		if names, err = tu.ReadNodeLabelNames(c.data); err != nil {
+		if names, err = c.labelNames(); err != nil {
 			return u.Features, err
 		}
 	}

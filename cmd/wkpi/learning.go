@@ -254,6 +254,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.SetOutput(stderr)
 	path := fs.String("model", "", "model file from wkpi train (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object per graph")
+	smilesCol := fs.String("smiles", "", "the SMILES column of CSV/TSV files (default: the column named smiles)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -271,10 +272,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	if !*asJSON {
-		fmt.Fprintln(tw, "file\tgraph\tclass\tdecision\tpoints")
+		fmt.Fprintln(tw, "file\tgraph\tname\tclass\tdecision\tpoints")
 	}
 	for _, name := range fs.Args() {
-		graphs, err := readGraphs(name)
+		graphs, names, err := readGraphs(name, *smilesCol)
 		if err != nil {
 			return err
 		}
@@ -287,10 +288,11 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				rec := struct {
 					File     string    `json:"file"`
 					Graph    int       `json:"graph"`
+					Name     string    `json:"name,omitempty"`
 					Class    string    `json:"class"`
 					Decision []float64 `json:"decision"`
 					Points   int       `json:"points"`
-				}{name, i, p.Label, p.Decision, len(p.Points)}
+				}{name, i, names[i], p.Label, p.Decision, len(p.Points)}
 				if err := json.NewEncoder(stdout).Encode(rec); err != nil {
 					return err
 				}
@@ -303,36 +305,56 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if len(p.Points) == 0 {
 				note = "0 (constant descriptor: empty image)"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%.4g\t%s\n", name, i, p.Label, p.Decision, note)
+			shown := names[i]
+			if shown == "" {
+				shown = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.4g\t%s\n", name, i, shown, p.Label, p.Decision, note)
 		}
 	}
 	return tw.Flush()
 }
 
 // readGraphs reads any input format: a TU dataset (folder or zip), an SWC
-// neuron, or a single-graph file.
-func readGraphs(name string) ([]*graph.Graph, error) {
+// neuron, or a file of graphs or molecules (graphfile.ReadFile: SMILES
+// lines, SMILES tables, SD, GraphML, JSON, edge lists), with the name of
+// each graph ("" when the format has none). smilesCol names the SMILES
+// column of tables.
+func readGraphs(name, smilesCol string) ([]*graph.Graph, []string, error) {
 	info, err := os.Stat(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if info.IsDir() || strings.EqualFold(filepath.Ext(name), ".zip") {
 		ds, err := tu.Read(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return ds.Graphs, nil
+		return ds.Graphs, make([]string, len(ds.Graphs)), nil
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	base := filepath.Base(name)
 	if strings.EqualFold(filepath.Ext(name), ".swc") {
-		g, err := swc.Parse(filepath.Base(name), data)
+		g, err := swc.Parse(base, data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []*graph.Graph{g}, nil
+		return []*graph.Graph{g}, []string{""}, nil
 	}
-	return graphfile.Parse(filepath.Base(name), data)
+	f, err := graphfile.ReadFile(base, data, graphfile.Options{SMILESColumn: smilesCol})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := f.FirstError(); err != nil {
+		return nil, nil, err
+	}
+	graphs := make([]*graph.Graph, len(f.Records))
+	names := make([]string, len(f.Records))
+	for i, r := range f.Records {
+		graphs[i], names[i] = r.Graph, r.Name
+	}
+	return graphs, names, nil
 }

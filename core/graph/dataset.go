@@ -11,6 +11,9 @@ type Dataset struct {
 	Graphs  []*Graph
 	Labels  []int    // class index per graph, into Classes
 	Classes []string // the labels' original text, in sorted order
+	// Names is nil, or the name of each graph (a molecule's name or id,
+	// else where the file has it, such as "row 3").
+	Names []string
 }
 
 // ClassIndex maps raw label texts to class indices 0..k-1. Classes are

@@ -9,63 +9,311 @@ import (
 	"wkpi-web/core/graph"
 )
 
-// format is one of the file formats Parse understands.
-type format int
-
+// Format names, as File.Format reports them.
 const (
-	edgeList format = iota
-	graphML
-	molfile
-	jsonGraph
+	FormatEdgeList = "edges"   // edge list
+	FormatGraphML  = "graphml" // GraphML, one or more <graph> elements
+	FormatMolfile  = "sdf"     // MDL molfile (V2000 or V3000) or SD file
+	FormatJSON     = "json"    // JSON graph objects
+	FormatSMILES   = "smi"     // SMILES lines: SMILES, then optionally a name
+	FormatCSV      = "csv"     // a table with a header and a SMILES column, comma or semicolon separated
+	FormatTSV      = "tsv"     // the same, tab separated
 )
 
-var byExtension = map[string]format{
-	".txt": edgeList, ".edges": edgeList, ".edgelist": edgeList, ".csv": edgeList, ".el": edgeList,
-	".graphml": graphML, ".xml": graphML,
-	".mol": molfile, ".sdf": molfile, ".sd": molfile,
-	".json": jsonGraph,
+// describe names a format in messages.
+func describe(format string) string {
+	switch format {
+	case FormatEdgeList:
+		return "an edge list"
+	case FormatGraphML:
+		return "GraphML"
+	case FormatMolfile:
+		return "a molfile or SD file"
+	case FormatJSON:
+		return "JSON"
+	case FormatSMILES:
+		return "SMILES lines"
+	case FormatCSV, FormatTSV:
+		return "a SMILES table"
+	}
+	return format
 }
 
-// Parse reads the graphs in one file. The format comes from the file
-// name's extension or, when that is unknown, from the content. Errors
+// byExtension maps a lower-case file extension to its format; "" means
+// that the content decides (see sniff).
+func byExtension(ext string) string {
+	switch ext {
+	case ".edges", ".edgelist", ".el":
+		return FormatEdgeList
+	case ".graphml", ".xml":
+		return FormatGraphML
+	case ".mol", ".sdf", ".sd":
+		return FormatMolfile
+	case ".json":
+		return FormatJSON
+	case ".smi", ".smiles":
+		return FormatSMILES
+	case ".tsv":
+		return FormatTSV
+	}
+	return "" // .txt, .csv and anything else
+}
+
+// Record is one graph of a file with what the file says about it.
+type Record struct {
+	// Graph is nil when Err is set.
+	Graph *graph.Graph
+	// Name is the molecule's or graph's name: a table's name column, the
+	// name after a SMILES, an SD record's title line (else its name-like
+	// property), a GraphML graph's id; else the record's position
+	// ("row 3", "line 7", "record 2", "graph 4"). Edge lists and JSON
+	// graphs have no names ("").
+	Name string
+	// Index is the record's 1-based number: the data row of a table (the
+	// header not counted), the line of a SMILES file, the record of an SD
+	// file, the graph of a GraphML or JSON file.
+	Index int
+	// Where locates the record in messages: "row 3 (line 4)", "line 7",
+	// "record 2 (line 40)", "graph 4 (line 61)".
+	Where string
+	// Props are a table's other columns, an SD record's data items and a
+	// GraphML graph's graph-level <data>, in file order.
+	Props []Property
+	// Err says why the record cannot be read. Its message starts with the
+	// file name and the record's line or row.
+	Err error
+}
+
+// Property is one named value of a record.
+type Property struct {
+	Key   string // column header, SD data item name, GraphML key attr.name (else id)
+	ID    string // the GraphML key id when it differs from Key; else ""
+	Value string
+}
+
+// Prop returns the value of the property named key (or, for GraphML,
+// whose key id is key).
+func (r Record) Prop(key string) (string, bool) {
+	for _, p := range r.Props {
+		if p.Key == key || p.ID == key && p.ID != "" {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// File is what ReadFile found in one file.
+type File struct {
+	Format  string   // one of the Format constants
+	Records []Record // every record, good and bad, in file order
+	// Columns is a table's header; nil for the other formats.
+	Columns []string
+	// SMILESColumn and NameColumn are the table columns that gave the
+	// SMILES and the names ("" when no column is named like a name).
+	SMILESColumn, NameColumn string
+	// guess, when the content chose the format, says so in FirstError
+	// (a format string with one %v for the record's error); name is the
+	// file's name.
+	guess, name string
+}
+
+// Options tune ReadFile.
+type Options struct {
+	// SMILESColumn names the SMILES column of a table. "" takes the column
+	// named "smiles" (any case). When set, a .csv file is always read as
+	// a table.
+	SMILESColumn string
+}
+
+// Parse reads the graphs of one file, failing on the first record that
+// cannot be read. The format comes from the file name's extension or,
+// when that does not settle it, from the content (see ReadFile). Errors
 // start with name and, where there is one, the line.
 func Parse(name string, data []byte) ([]*graph.Graph, error) {
-	f, ok := byExtension[strings.ToLower(filepath.Ext(name))]
-	if !ok {
-		f = sniff(data)
+	f, err := ReadFile(name, data, Options{})
+	if err != nil {
+		return nil, err
 	}
-	switch f {
-	case graphML:
+	if err := f.FirstError(); err != nil {
+		return nil, err
+	}
+	graphs := make([]*graph.Graph, len(f.Records))
+	for i, r := range f.Records {
+		graphs[i] = r.Graph
+	}
+	return graphs, nil
+}
+
+// FirstError returns the error of the first record that cannot be read,
+// nil when all can. When the content chose the format (no telling
+// extension), the error says which formats were tried.
+func (f *File) FirstError() error {
+	for _, r := range f.Records {
+		if r.Err == nil {
+			continue
+		}
+		if f.guess != "" {
+			return fmt.Errorf("%s: not a graph file in any format tried: %s", f.name, strings.Replace(f.guess, "%v", trimName(f.name, r.Err), 1))
+		}
+		return r.Err
+	}
+	return nil
+}
+
+// ReadFile reads every record of one file. A record that cannot be read
+// (a bad SMILES, a broken molfile record, a GraphML graph naming an
+// undeclared node) carries its own Err, so that a caller may skip it;
+// an error returned concerns the whole file.
+//
+// The extension picks the format: .edges .edgelist .el (edge list),
+// .graphml .xml, .mol .sdf .sd, .json, .smi .smiles (SMILES lines), .tsv
+// (SMILES table). A .csv file is a SMILES table when its header names a
+// SMILES column (or Options.SMILESColumn is set), and an edge list
+// otherwise, unless its first column reads as SMILES (most of its values
+// parse, and all do or one has two atoms or a non-letter): then it is an
+// error (a header is missing). A .txt file is an edge list unless the
+// first token of most lines is a SMILES. For other names the content
+// decides: markup is GraphML, '{' or '[{' opens JSON, a molfile has
+// V2000 or V3000 on line 4, a header with a SMILES column makes a table;
+// other text is SMILES lines when the first token of most lines is a
+// SMILES, else an edge list. Text that reads cleanly both as SMILES
+// lines and as an edge list is an error, and so is content that does
+// not read cleanly as the format guessed: the error names the formats
+// tried (Parse reports record errors so too).
+func ReadFile(name string, data []byte, o Options) (*File, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if format := byExtension(ext); format != "" {
+		return readAs(format, name, data, o)
+	}
+	switch ext {
+	case ".csv":
+		if _, ok := tableHeader(data, o.SMILESColumn); ok || o.SMILESColumn != "" {
+			return ReadTable(name, data, o)
+		}
+		if looks, all, strong := smilesSigns(data, ','); looks && (all || strong) {
+			return nil, fmt.Errorf("%s: the first column reads as SMILES, but no header row names a SMILES column: "+
+				"add a header such as \"smiles,activity\" to read molecules, or name an edge list .edges", name)
+		}
+		return readAs(FormatEdgeList, name, data, o)
+	case ".txt":
+		if !smilesLooking(data, ' ') {
+			return readAs(FormatEdgeList, name, data, o)
+		}
+		return readText(name, data)
+	}
+	format := sniff(data, o)
+	if format == "" {
+		return readText(name, data)
+	}
+	f, err := readAs(format, name, data, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a graph file in any format tried: as %s (guessed from the content): %s", name, describe(format), trimName(name, err))
+	}
+	f.guess, f.name = "as "+describe(format)+" (guessed from the content): %v", name
+	return f, nil
+}
+
+// readAs reads data in one format.
+func readAs(format, name string, data []byte, o Options) (*File, error) {
+	switch format {
+	case FormatGraphML:
 		return parseGraphML(name, data)
-	case molfile:
+	case FormatMolfile:
 		return parseMolfile(name, data)
-	case jsonGraph:
+	case FormatJSON:
 		return parseJSON(name, data)
+	case FormatSMILES:
+		return parseSMILESLines(name, data)
+	case FormatCSV, FormatTSV:
+		return ReadTable(name, data, o)
 	default:
 		g, err := parseEdgeList(name, data)
 		if err != nil {
 			return nil, err
 		}
-		return []*graph.Graph{g}, nil
+		return &File{Format: FormatEdgeList, Records: []Record{{Graph: g, Index: 1, Where: "graph 1"}}}, nil
 	}
 }
 
-// sniff guesses the format from the first bytes: markup is GraphML, a
-// JSON value opens with a bracket, a molfile has its counts line on line
-// 4; anything else is read as an edge list.
-func sniff(data []byte) format {
+// sniff guesses the format from the content: "" for text that may be
+// SMILES lines or an edge list.
+func sniff(data []byte, o Options) string {
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, bom), " \t\r\n")
 	switch {
 	case bytes.HasPrefix(trimmed, []byte("<")):
-		return graphML
-	case bytes.HasPrefix(trimmed, []byte("{")), bytes.HasPrefix(trimmed, []byte("[")):
-		return jsonGraph
+		return FormatGraphML
+	case bytes.HasPrefix(trimmed, []byte("{")):
+		return FormatJSON
+	case bytes.HasPrefix(trimmed, []byte("[")):
+		// A JSON array of graph objects, or a bracket atom opening a SMILES.
+		if rest := bytes.TrimLeft(trimmed[1:], " \t\r\n"); len(rest) == 0 || rest[0] == '{' || rest[0] == ']' {
+			return FormatJSON
+		}
+		return ""
 	}
 	lines := bytes.SplitN(data, []byte("\n"), 5)
 	if len(lines) >= 4 && (bytes.Contains(lines[3], []byte("V2000")) || bytes.Contains(lines[3], []byte("V3000"))) {
-		return molfile
+		return FormatMolfile
 	}
-	return edgeList
+	if sep, ok := tableHeader(data, o.SMILESColumn); ok {
+		if sep == '\t' {
+			return FormatTSV
+		}
+		return FormatCSV
+	}
+	return ""
+}
+
+// readText reads text that is either SMILES lines or an edge list: SMILES
+// when the first token of most lines is a SMILES, else an edge list.
+// Content that reads cleanly as both is an error unless a first token
+// has two atoms or a non-letter (then it is SMILES), and so is content
+// that reads cleanly as neither.
+func readText(name string, data []byte) (*File, error) {
+	s, serr := parseSMILESLines(name, data)
+	if serr == nil {
+		serr = firstError(s)
+	}
+	e, eerr := readAs(FormatEdgeList, name, data, Options{})
+	looks, _, strong := smilesSigns(data, ' ')
+	switch {
+	case serr == nil && eerr == nil && !strong:
+		return nil, fmt.Errorf("%s: cannot tell the format: the content reads both as SMILES lines and as an edge list; "+
+			"name the file .smi or .edges", name)
+	case looks && s != nil:
+		// SMILES it is, bad lines and all: an edge list would take each
+		// SMILES for a node name.
+		s.guess = "as SMILES lines (the first token of most lines is a SMILES): %v; " +
+			"not as an edge list, whose nodes would be named by SMILES"
+		s.name = name
+		return s, nil
+	case eerr == nil:
+		return e, nil
+	}
+	return nil, fmt.Errorf("%s: not a graph file in any format tried: as SMILES lines: %s; as an edge list: %s",
+		name, trimName(name, serr), trimName(name, eerr))
+}
+
+// trimName drops the file name that starts an error message.
+func trimName(name string, err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, name+": "); ok {
+		return rest
+	}
+	if rest, ok := strings.CutPrefix(msg, name+" "); ok {
+		return rest
+	}
+	return msg
+}
+
+// firstError returns the error of the first bad record.
+func firstError(f *File) error {
+	for _, r := range f.Records {
+		if r.Err != nil {
+			return r.Err
+		}
+	}
+	return nil
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -80,4 +328,58 @@ func splitLines(data []byte) []string {
 // lineError formats an error at a 1-based line of a file.
 func lineError(name string, line int, format string, args ...any) error {
 	return fmt.Errorf("%s line %d: %s", name, line, fmt.Sprintf(format, args...))
+}
+
+// nameKeys are column and property names read as a record's name, most
+// preferred first (compared without case); after them, any name ending
+// in "_id" (NameLike).
+func nameKeys() []string {
+	return []string{"name", "id", "title", "mol_id", "molecule_id", "molecule_name", "compound_id", "compound_name",
+		"cmpd_id", "chembl_id", "cid", "zinc_id"}
+}
+
+// NameLike ranks a column or property name as a source of record names:
+// 1 for the most preferred (name), larger for less preferred, 0 for a
+// name that is not name-like. Name-like are name, id, title, mol_id,
+// molecule_id, molecule_name, compound_id, compound_name, cmpd_id,
+// chembl_id, cid, zinc_id (in this order, any case) and then any name
+// ending in "_id".
+func NameLike(key string) int {
+	for i, k := range nameKeys() {
+		if strings.EqualFold(key, k) {
+			return i + 1
+		}
+	}
+	if len(key) > 3 && strings.EqualFold(key[len(key)-3:], "_id") {
+		return len(nameKeys()) + 1
+	}
+	return 0
+}
+
+// bestName returns the index of the most name-like of keys (the first
+// among equals) other than skip, or -1.
+func bestName(keys []string, skip int) int {
+	best, rank := -1, 0
+	for i, k := range keys {
+		if r := NameLike(k); i != skip && r > 0 && (rank == 0 || r < rank) {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+// nameProp returns the value of the most name-like non-empty property.
+func nameProp(props []Property) string {
+	var keys []string
+	for _, p := range props {
+		key := p.Key
+		if strings.TrimSpace(p.Value) == "" {
+			key = "" // not a source of a name
+		}
+		keys = append(keys, key)
+	}
+	if i := bestName(keys, -1); i >= 0 {
+		return strings.TrimSpace(props[i].Value)
+	}
+	return ""
 }

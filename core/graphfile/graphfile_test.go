@@ -151,7 +151,7 @@ func TestErrors(t *testing.T) {
 		{"g.txt", "a b c d\n", `g.txt line 1: want "u v" or "u v label", got 4 fields`},
 		{"g.csv", "a,,b\n", "g.csv line 1: empty field 2"},
 		{"g.txt", "a b x\nb c\n", "g.txt line 2: edges on lines 1 and 2 disagree on having a label"},
-		{"m.mol", v3000, "m.mol line 4: V3000 molfiles are not supported; save as V2000"},
+		{"m.mol", v3000, `m.mol line 5: V3000 connection table line "    1.4000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0" does not start with "M  V30 "`},
 		{"m.mol", badBond, "m.mol line 16: atom number 9 out of range 1..6"},
 		{"m.mol", short, "m.mol line 4: counts line promises 60 atoms and 6 bonds, but the file ends first"},
 		{"m.mol", "x\n\n\n 1 0\nnot an atom line\n", `m.mol line 5: atom line "not an atom line" has no element symbol`},
@@ -199,6 +199,48 @@ func BenchmarkParseSDF(b *testing.B) {
 	for b.Loop() {
 		if _, err := graphfile.Parse("many.sdf", data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSniff: without a telling extension the content chooses the
+// format, and content that does not read cleanly in it, or reads as two
+// formats, is an error naming the formats tried; nothing is read as an
+// edge list between SMILES strings.
+func TestSniff(t *testing.T) {
+	benzene := []*graph.Graph{mustSMILES(t, "c1ccccc1")}
+	for _, tc := range []struct {
+		name, data string
+		want       []*graph.Graph // nil: wantErr
+		wantErr    string
+	}{
+		{"mols", "c1ccccc1 benzene\n", benzene, ""},
+		{"mols.txt", "c1ccccc1\tbenzene\n", benzene, ""},
+		{"mols", "[Na+].[Cl-] salt\n", []*graph.Graph{mustSMILES(t, "[Na+].[Cl-]")}, ""},
+		{"mols.csv", "name,SMILES\nbenzene,c1ccccc1\n", benzene, ""},
+		{"g.csv", "1,2\n2,3\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 1, 2)}}, ""},
+		// b and c are SMILES (boron, carbon), a is not: an edge list.
+		{"g.csv", "a,b\nb,c\nc,a\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 0, 2, 1, 2)}}, ""},
+		{"g.txt", "a b\nb c\n", []*graph.Graph{{N: 3, Edges: edges(0, 1, 1, 2)}}, ""},
+		{"g", "hello world\nfoo\n", []*graph.Graph{{N: 3, Edges: edges(0, 1)}}, ""},
+		{"g", `[{"nodes": 2, "edges": [[0, 1]]}]`, []*graph.Graph{{N: 2, Edges: edges(0, 1)}}, ""},
+		{"mols", "c1ccccc1 benzene\nC1CC broken\nCCO ethanol\n", nil,
+			`mols: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 2: SMILES "C1CC": character 2: ring bond 1 is never closed; not as an edge list, whose nodes would be named by SMILES`},
+		{"mols.txt", "c1ccccc1 benzene\nC1CC broken\nCCO ethanol\n", nil,
+			`mols.txt: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 2: SMILES "C1CC": character 2: ring bond 1 is never closed; not as an edge list, whose nodes would be named by SMILES`},
+		{"g", "C O\nO N\n", nil, "g: cannot tell the format: the content reads both as SMILES lines and as an edge list; name the file .smi or .edges"},
+		{"g", "x y z w\n", nil, `g: not a graph file in any format tried: as SMILES lines: line 1: SMILES "x": character 1: unknown element "x"; as an edge list: line 1: want "u v" or "u v label", got 4 fields`},
+		{"g.csv", "CCO,1.5\nCC,2\n", nil, `g.csv: the first column reads as SMILES, but no header row names a SMILES column: add a header such as "smiles,activity" to read molecules, or name an edge list .edges`},
+		{"g", "<graphml><graph><node id='a'/><edge source='a' target='b'/></graph></graphml>", nil,
+			`g: not a graph file in any format tried: as GraphML (guessed from the content): line 1: edge target "b" is not a declared node`},
+		{"g", "<graphml><graph>", nil, "g: not a graph file in any format tried: as GraphML (guessed from the content): line 1: unexpected EOF"},
+	} {
+		got, err := graphfile.Parse(tc.name, []byte(tc.data))
+		if tc.want != nil && (err != nil || !reflect.DeepEqual(got, tc.want)) {
+			t.Errorf("%s %q: got %s, %v", tc.name, tc.data, show(got), err)
+		}
+		if tc.want == nil && errText(err) != tc.wantErr {
+			t.Errorf("%s %q: error %v\n          want %s", tc.name, tc.data, err, tc.wantErr)
 		}
 	}
 }

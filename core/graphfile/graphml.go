@@ -42,19 +42,27 @@ type gmlEdge struct {
 
 // gmlGraph collects one <graph> element.
 type gmlGraph struct {
+	id       string
+	line     int // where the <graph> starts
 	index    map[string]int
 	nodeData [][]gmlData
 	edges    []graph.Edge
 	edgeData [][]gmlData
+	data     []gmlData // graph-level <data>
+	err      error     // the first problem in the graph; the rest is skipped
 }
 
 // parseGraphML reads every top-level <graph> as an undirected graph
 // (edgedefault and per-edge directions are ignored). Node and edge labels
-// come from the <key> whose attr.name (or id) is a label-like name.
-func parseGraphML(name string, data []byte) ([]*graph.Graph, error) {
+// come from the <key> whose attr.name (or id) is a label-like name. The
+// graph-level <data> (and the defaults of keys for graphs) become the
+// record's Props; its name is the graph's id, else its name-like data.
+// A graph naming an undeclared node, repeating a node id or holding a
+// self-loop is a bad record; malformed XML fails the file.
+func parseGraphML(name string, data []byte) (*File, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var keys []gmlKey // in document order, so the choice of label key is stable
-	var graphs []*graph.Graph
+	f := &File{Format: FormatGraphML}
 	var cur *gmlGraph
 	for {
 		tok, err := dec.Token()
@@ -67,6 +75,12 @@ func parseGraphML(name string, data []byte) ([]*graph.Graph, error) {
 		line, _ := dec.InputPos()
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if cur != nil && cur.err != nil && t.Name.Local != "graph" {
+				if err := dec.Skip(); err != nil {
+					return nil, xmlError(name, line, "", err)
+				}
+				continue
+			}
 			switch t.Name.Local {
 			case "key":
 				var k gmlKey
@@ -78,7 +92,21 @@ func parseGraphML(name string, data []byte) ([]*graph.Graph, error) {
 				if cur != nil {
 					return nil, lineError(name, line, "nested <graph> is not supported")
 				}
-				cur = &gmlGraph{index: map[string]int{}}
+				cur = &gmlGraph{index: map[string]int{}, line: line}
+				for _, a := range t.Attr {
+					if a.Name.Local == "id" {
+						cur.id = strings.TrimSpace(a.Value)
+					}
+				}
+			case "data":
+				if cur == nil {
+					continue // <data> of the whole document
+				}
+				var d gmlData
+				if err := dec.DecodeElement(&d, &t); err != nil {
+					return nil, xmlError(name, line, "<data>", err)
+				}
+				cur.data = append(cur.data, d)
 			case "node":
 				if cur == nil {
 					return nil, lineError(name, line, "<node> outside a <graph>")
@@ -88,10 +116,12 @@ func parseGraphML(name string, data []byte) ([]*graph.Graph, error) {
 					return nil, xmlError(name, line, "<node>", err)
 				}
 				if n.ID == "" {
-					return nil, lineError(name, line, "<node> without an id")
+					cur.err = lineError(name, line, "<node> without an id")
+					continue
 				}
 				if _, dup := cur.index[n.ID]; dup {
-					return nil, lineError(name, line, "duplicate node id %q", n.ID)
+					cur.err = lineError(name, line, "duplicate node id %q", n.ID)
+					continue
 				}
 				cur.index[n.ID] = len(cur.nodeData)
 				cur.nodeData = append(cur.nodeData, n.Data)
@@ -107,30 +137,73 @@ func parseGraphML(name string, data []byte) ([]*graph.Graph, error) {
 				v, okV := cur.index[e.Target]
 				switch {
 				case !okU:
-					return nil, lineError(name, line, "edge source %q is not a declared node", e.Source)
+					cur.err = lineError(name, line, "edge source %q is not a declared node", e.Source)
 				case !okV:
-					return nil, lineError(name, line, "edge target %q is not a declared node", e.Target)
+					cur.err = lineError(name, line, "edge target %q is not a declared node", e.Target)
 				case u == v:
-					return nil, lineError(name, line, "self-loop on node %q", e.Source)
+					cur.err = lineError(name, line, "self-loop on node %q", e.Source)
+				default:
+					cur.edges = append(cur.edges, graph.Edge{U: u, V: v})
+					cur.edgeData = append(cur.edgeData, e.Data)
 				}
-				cur.edges = append(cur.edges, graph.Edge{U: u, V: v})
-				cur.edgeData = append(cur.edgeData, e.Data)
 			}
 		case xml.EndElement:
 			if t.Name.Local == "graph" && cur != nil {
-				g, err := cur.build(keys)
-				if err != nil {
-					return nil, fmt.Errorf("%s: graph %d: %w", name, len(graphs)+1, err)
-				}
-				graphs = append(graphs, g)
+				f.Records = append(f.Records, cur.record(name, keys, len(f.Records)+1))
 				cur = nil
 			}
 		}
 	}
-	if len(graphs) == 0 {
+	if len(f.Records) == 0 {
 		return nil, fmt.Errorf("%s: no <graph> element", name)
 	}
-	return graphs, nil
+	return f, nil
+}
+
+// record turns the graph into the index-th record of the file.
+func (gg *gmlGraph) record(name string, keys []gmlKey, index int) Record {
+	r := Record{Index: index, Where: fmt.Sprintf("graph %d (line %d)", index, gg.line), Err: gg.err}
+	for _, k := range keys {
+		if k.For != "graph" && k.For != "all" {
+			continue
+		}
+		p := Property{Key: k.Name, Value: value(gg.data, k)}
+		if p.Key == "" {
+			p.Key = k.ID
+		} else if k.ID != k.Name {
+			p.ID = k.ID
+		}
+		_, given := has(gg.data, k)
+		if given || k.For == "graph" && strings.TrimSpace(k.Default) != "" {
+			r.Props = append(r.Props, p)
+		}
+	}
+	if r.Name = gg.id; r.Name == "" {
+		if r.Name = nameProp(r.Props); r.Name == "" {
+			r.Name = fmt.Sprintf("graph %d", index)
+		}
+	}
+	if r.Err == nil {
+		g, err := gg.build(keys)
+		if err != nil {
+			r.Err = fmt.Errorf("%s: graph %d: %w", name, index, err)
+		}
+		r.Graph = g
+	}
+	if r.Err != nil {
+		r.Graph = nil
+	}
+	return r
+}
+
+// has returns the element's data for key k, if it has one.
+func has(data []gmlData, k gmlKey) (string, bool) {
+	for _, d := range data {
+		if d.Key == k.ID {
+			return d.Value, true
+		}
+	}
+	return "", false
 }
 
 func (gg *gmlGraph) build(keys []gmlKey) (*graph.Graph, error) {

@@ -22,7 +22,20 @@ type jsonGraphObject struct {
 }
 
 // parseJSON reads one graph object or an array of them.
-func parseJSON(name string, data []byte) ([]*graph.Graph, error) {
+func parseJSON(name string, data []byte) (*File, error) {
+	graphs, err := parseJSONGraphs(name, data)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Format: FormatJSON, Records: make([]Record, len(graphs))}
+	for i, g := range graphs {
+		f.Records[i] = Record{Graph: g, Index: i + 1, Where: fmt.Sprintf("graph %d", i+1)}
+	}
+	return f, nil
+}
+
+// parseJSONGraphs reads the graphs of a JSON file.
+func parseJSONGraphs(name string, data []byte) ([]*graph.Graph, error) {
 	data = bytes.TrimPrefix(data, bom)
 	var objs []jsonGraphObject
 	if trimmed := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(trimmed, []byte("[")) {

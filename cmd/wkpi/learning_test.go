@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/testenv"
+)
+
+// prediction is one line of `wkpi predict -json`.
+type prediction struct {
+	File  string `json:"file"`
+	Graph int    `json:"graph"`
+	Name  string `json:"name"`
+	Class string `json:"class"`
+}
+
+func predictJSON(t *testing.T, args ...string) []prediction {
+	t.Helper()
+	code, stdout, stderr := wkpi(t, append([]string{"predict", "-json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("predict %v: exit %d: %s", args, code, stderr)
+	}
+	var out []prediction
+	for line := range strings.SplitSeq(strings.TrimSpace(stdout), "\n") {
+		var p prediction
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestPredictMolecules: a model trained on MUTAG's SMILES table
+// classifies MUTAG as a TU folder, the SMILES table, the SD file and a
+// .smi file alike, molecule by molecule, naming each; a .smi file is
+// never read as an edge list, and content that reads cleanly in no
+// format is an error naming the formats tried.
+func TestPredictMolecules(t *testing.T) {
+	dir := t.TempDir()
+	csv, sdf := mutagMolecules(t, dir)
+	model := filepath.Join(dir, "model.json")
+	code, _, stderr := wkpi(t, "train", "-data", csv, "-out", model, "-extra", "none", "-auto=false", "-svm-choice=false", "-iter", "20", "-progress", "off")
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	// The table as SMILES lines, named, as a .smi file and without extension.
+	data, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var smi strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		f := strings.Split(line, ",")
+		fmt.Fprintf(&smi, "%s\t%s\n", f[1], f[0])
+	}
+	smiPath, plain := filepath.Join(dir, "mutag.smi"), filepath.Join(dir, "mutag-smiles")
+	for _, p := range []string{smiPath, plain} {
+		if err := os.WriteFile(p, []byte(smi.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := predictJSON(t, "-model", model, testenv.Dataset(t, "MUTAG"))
+	if len(want) != 188 || want[0].Name != "" {
+		t.Fatalf("TU folder: %d predictions, first %+v", len(want), want[0])
+	}
+	for _, file := range []string{csv, sdf, smiPath, plain} {
+		got := predictJSON(t, "-model", model, file)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d predictions", file, len(got))
+		}
+		for i, p := range got {
+			if p.Class != want[i].Class || p.Name != fmt.Sprintf("mutag_%d", i+1) || p.Graph != i {
+				t.Fatalf("%s molecule %d: %+v, TU folder %+v", filepath.Base(file), i, p, want[i])
+			}
+		}
+	}
+	// The text table names each molecule.
+	code, stdout, _ := wkpi(t, "predict", "-model", model, smiPath)
+	lines := strings.Split(stdout, "\n")
+	if code != 0 || !strings.HasPrefix(lines[0], "file") || !strings.Contains(lines[0], "name") || !strings.Contains(lines[1], "mutag_1 ") {
+		t.Errorf("table: exit %d:\n%s", code, strings.Join(lines[:2], "\n"))
+	}
+	// A SMILES table whose SMILES column has another name.
+	named := filepath.Join(dir, "named.csv")
+	os.WriteFile(named, []byte("mol,title\nc1ccccc1[N+](=O)[O-],nitrobenzene\n"), 0o644)
+	if got := predictJSON(t, "-model", model, "-smiles", "mol", named); len(got) != 1 || got[0].Name != "nitrobenzene" {
+		t.Errorf("-smiles mol: %+v", got)
+	}
+	// A CSV edge list is still an edge list.
+	edges := filepath.Join(dir, "triangle.csv")
+	os.WriteFile(edges, []byte("a,b\nb,c\nc,a\nc,d\n"), 0o644)
+	if got := predictJSON(t, "-model", model, edges); len(got) != 1 {
+		t.Errorf("edge list: %+v", got)
+	}
+	// Bad input: one line naming the file, the place and the problem.
+	bad := strings.Replace(smi.String(), "\tmutag_3\n", "(\tmutag_3\n", 1)
+	for name, want := range map[string]string{
+		"bad.smi": `wkpi predict: bad.smi line 3: SMILES`,
+		"bad":     `wkpi predict: bad: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 3: SMILES`,
+	} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(bad), 0o644)
+		code, _, stderr := wkpi(t, "predict", "-model", model, path)
+		if code != 1 || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "is never closed") {
+			t.Errorf("%s: exit %d, %q", name, code, stderr)
+		}
+	}
+	headerless := filepath.Join(dir, "headerless.csv")
+	os.WriteFile(headerless, []byte(strings.ReplaceAll(smi.String(), "\t", ",")), 0o644)
+	if code, _, stderr := wkpi(t, "predict", "-model", model, headerless); code != 1 || !strings.Contains(stderr, "headerless.csv: the first column reads as SMILES, but no header row names a SMILES column") {
+		t.Errorf("headerless CSV: exit %d, %q", code, stderr)
+	}
+}

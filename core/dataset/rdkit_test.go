@@ -1,0 +1,262 @@
+package dataset_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"wkpi-web/core/dataset"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/testenv"
+	"wkpi-web/core/tu"
+)
+
+// RDKit's NCI sample (Debian's rdkit-data): 4,999 lines "SMILES\tid", and
+// the same SMILES in the same order with their TPSA (Daylight), after a
+// comment line and without a header.
+const (
+	nciSMI  = "/usr/share/RDKit/Data/NCI/first_5K.smi"
+	nciTPSA = "/usr/share/RDKit/Data/NCI/first_5k.tpsa.csv"
+)
+
+// rdkitData reads a file of rdkit-data; when it is missing the test is
+// skipped, or fails under CI=true, where .ci/run installs the package.
+func rdkitData(tb testing.TB, path string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		msg := fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err)
+		if os.Getenv("CI") != "" {
+			tb.Fatal(msg)
+		}
+		tb.Skip("SKIPPED ORACLE: " + msg)
+	}
+	return data
+}
+
+// nciRow is one molecule of the NCI sample.
+type nciRow struct {
+	smiles, id string
+	tpsa       float64
+}
+
+// nciRows joins first_5K.smi and first_5k.tpsa.csv line by line, checking
+// that they list the same SMILES.
+func nciRows(tb testing.TB) []nciRow {
+	smi := strings.Split(strings.TrimSpace(string(rdkitData(tb, nciSMI))), "\n")
+	tpsa := strings.Split(strings.TrimSpace(string(rdkitData(tb, nciTPSA))), "\n")
+	if !strings.HasPrefix(tpsa[0], "#") || len(tpsa)-1 != len(smi) {
+		tb.Fatalf("%d SMILES, %d TPSA lines after %q", len(smi), len(tpsa)-1, tpsa[0])
+	}
+	rows := make([]nciRow, len(smi))
+	for i, line := range smi {
+		s, id, _ := strings.Cut(line, "\t")
+		ts, tv, _ := strings.Cut(tpsa[i+1], ",")
+		v, err := strconv.ParseFloat(tv, 64)
+		if ts != s || err != nil {
+			tb.Fatalf("line %d: %q %q, TPSA %q", i+1, s, ts, tv)
+		}
+		rows[i] = nciRow{s, id, v}
+	}
+	return rows
+}
+
+// nciCSV writes the NCI sample as a MoleculeNet-style table.
+func nciCSV(rows []nciRow) []byte {
+	var b strings.Builder
+	b.WriteString("SMILES,NSC_id,TPSA\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s,%s,%s\n", r.smiles, r.id, strconv.FormatFloat(r.tpsa, 'f', -1, 64))
+	}
+	return []byte(b.String())
+}
+
+// TestNCITable reads the 4,999 NCI molecules as a SMILES+TPSA table:
+// every graph is smiles.Parse of its row (the smiles package is checked
+// against RDKit), every name the row's id, the median TPSA is Python's
+// statistics.median of the file's values, and the threshold at it puts
+// each molecule on its side.
+func TestNCITable(t *testing.T) {
+	rows := nciRows(t)
+	data := nciCSV(rows)
+	// TPSA is a measurement: without a threshold it is refused.
+	_, _, err := dataset.Parse("nci.csv", data, dataset.Options{Target: "TPSA"})
+	if err == nil || !strings.Contains(err.Error(), `nci.csv: the target "TPSA" holds real numbers ("34.14" in row 1 (line 2)): give a threshold`) {
+		t.Fatalf("TPSA without a threshold: %v", err)
+	}
+	in, err := dataset.Inspect("nci.csv", data, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tpsa dataset.Column
+	for _, c := range in.Columns {
+		if c.Name == "TPSA" {
+			tpsa = c
+		}
+	}
+	if in.SMILES != "SMILES" || in.Name != "NSC_id" || in.Target != "TPSA" || in.Records != len(rows) || len(in.Bad) != 0 || !tpsa.Numeric || tpsa.Values != len(rows) {
+		t.Fatalf("inspection %+v, TPSA %+v", in, tpsa)
+	}
+	py := testenv.Python(t, "statistics")
+	values := make([]float64, len(rows))
+	for i, r := range rows {
+		values[i] = r.tpsa
+	}
+	var median float64
+	testenv.RunJSON(t, py, []string{"-c", "import json, statistics, sys; print(json.dumps(statistics.median(json.load(sys.stdin))))"}, values, &median)
+	if tpsa.Median != median {
+		t.Fatalf("Inspect's median %v, Python's %v", tpsa.Median, median)
+	}
+	start := time.Now()
+	ds, rep, err := dataset.Parse("nci.csv", data, dataset.Options{Threshold: &median})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Issue 20 asks for 5,000 SMILES in under a second (BenchmarkParseNCI5K
+	// measures it); a tenth of that is typical natively.
+	if took > time.Second {
+		t.Errorf("reading 4,999 molecules took %v, more than 1 s", took)
+	}
+	if rep.Median != median || !rep.Numeric || rep.Target != "TPSA" || len(rep.Skipped) != 0 || len(ds.Graphs) != len(rows) {
+		t.Fatalf("report %+v, %d graphs", rep, len(ds.Graphs))
+	}
+	cut := strconv.FormatFloat(median, 'g', -1, 64)
+	if !reflect.DeepEqual(ds.Classes, []string{"< " + cut, ">= " + cut}) {
+		t.Errorf("classes %v", ds.Classes)
+	}
+	counts := [2]int{}
+	for i, r := range rows {
+		want := 0
+		if r.tpsa >= median {
+			want = 1
+		}
+		counts[want]++
+		if ds.Labels[i] != want || ds.Names[i] != r.id || !reflect.DeepEqual(ds.Graphs[i], mustSMILES(t, r.smiles)) {
+			t.Fatalf("row %d (%s): label %d name %q, want %d %q; graph equal %v", i+1, r.smiles, ds.Labels[i], ds.Names[i], want, r.id,
+				reflect.DeepEqual(ds.Graphs[i], mustSMILES(t, r.smiles)))
+		}
+	}
+	t.Logf("4,999 NCI molecules read in %v: TPSA median %v, %d below, %d at or above", took, median, counts[0], counts[1])
+}
+
+// mutagElements and mutagBonds are MUTAG's label codes (its README.txt:
+// node labels 0..6 = C N O F I Cl Br, edge labels 0..3 = aromatic, single,
+// double, triple), as molfile symbols and bond types.
+var mutagBonds = map[string]string{"0": "4", "1": "1", "2": "2", "3": "3"}
+
+// asMolecule relabels a MUTAG graph with element symbols and bond types,
+// its nodes permuted: node i of the result is node order[i] of g (nil
+// keeps the order).
+func asMolecule(t *testing.T, g *graph.Graph, elements map[string]string, order []int) *graph.Graph {
+	t.Helper()
+	if order == nil {
+		order = make([]int, g.N)
+		for i := range order {
+			order[i] = i
+		}
+	}
+	pos := make([]int, g.N)
+	labels := make([]string, g.N)
+	for i, old := range order {
+		pos[old] = i
+		labels[i] = elements[g.NodeLabels[old]]
+	}
+	edges := make([]graph.Edge, len(g.Edges))
+	bonds := make([]string, len(g.Edges))
+	for k, e := range g.Edges {
+		edges[k] = graph.Edge{U: pos[e.U], V: pos[e.V]}
+		bonds[k] = mutagBonds[g.EdgeLabels[k]]
+	}
+	m, err := graph.New(g.N, edges, bonds, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// writeMUTAG writes MUTAG as mutag.csv (SMILES) and mutag.sdf with RDKit
+// (testdata/mutag_rdkit.py) and returns RDKit's atom output order of
+// each SMILES.
+func writeMUTAG(t *testing.T, ds *graph.Dataset, elements map[string]string, dir string) [][]int {
+	t.Log("the RDKit oracle needs Debian's python3-rdkit (apt-get install python3-rdkit rdkit-data)")
+	py := testenv.Python(t, "rdkit")
+	type mol struct {
+		Name  string   `json:"name"`
+		Label string   `json:"label"`
+		Atoms []string `json:"atoms"`
+		Bonds [][3]any `json:"bonds"`
+	}
+	var mols []mol
+	for i, g := range ds.Graphs {
+		m := mol{Name: fmt.Sprintf("mutag_%d", i+1), Label: ds.Classes[ds.Labels[i]]}
+		for _, l := range g.NodeLabels {
+			m.Atoms = append(m.Atoms, elements[l])
+		}
+		for k, e := range g.Edges {
+			m.Bonds = append(m.Bonds, [3]any{e.U, e.V, mutagBonds[g.EdgeLabels[k]]})
+		}
+		mols = append(mols, m)
+	}
+	var out []struct {
+		Smiles string `json:"smiles"`
+		Order  []int  `json:"order"`
+	}
+	req := map[string]any{"graphs": mols, "csv": filepath.Join(dir, "mutag.csv"), "sdf": filepath.Join(dir, "mutag.sdf")}
+	testenv.RunJSON(t, py, []string{"testdata/mutag_rdkit.py"}, req, &out)
+	orders := make([][]int, len(out))
+	for i, o := range out {
+		orders[i] = o.Order
+	}
+	return orders
+}
+
+// TestMUTAGThreeFormats: MUTAG written by RDKit as a SMILES table and as
+// an SD file reads back, through Read, as the TU graphs relabelled with
+// element symbols and bond types: the SD file in TU's atom order, the
+// SMILES in the order RDKit wrote the atoms (_smilesAtomOutputOrder).
+// Classes, labels and names agree too. (cmd/wkpi's tests run eval on the
+// three.)
+func TestMUTAGThreeFormats(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	ds, err := tu.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elements, err := tu.ReadNodeLabelNames(dir)
+	if err != nil || len(elements) != 7 {
+		t.Fatalf("MUTAG's code table %v, %v", elements, err)
+	}
+	tmp := t.TempDir()
+	orders := writeMUTAG(t, ds, elements, tmp)
+	for _, file := range []string{"mutag.csv", "mutag.sdf"} {
+		got, rep, err := dataset.Read(filepath.Join(tmp, file), dataset.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name != "mutag" || rep.Target != "mutagenic" || !reflect.DeepEqual(got.Classes, ds.Classes) || !reflect.DeepEqual(got.Labels, ds.Labels) {
+			t.Fatalf("%s: classes %v labels differ %v, report %+v", file, got.Classes, !reflect.DeepEqual(got.Labels, ds.Labels), rep)
+		}
+		atoms, bonds := 0, 0
+		for i, g := range ds.Graphs {
+			var order []int
+			if file == "mutag.csv" {
+				order = orders[i]
+			}
+			if want := asMolecule(t, g, elements, order); !reflect.DeepEqual(got.Graphs[i], want) {
+				t.Fatalf("%s graph %d:\n got %+v\nwant %+v", file, i+1, *got.Graphs[i], *want)
+			}
+			if got.Names[i] != fmt.Sprintf("mutag_%d", i+1) {
+				t.Fatalf("%s graph %d named %q", file, i+1, got.Names[i])
+			}
+			atoms += g.N
+			bonds += len(g.Edges)
+		}
+		t.Logf("%s: 188 molecules, %d atoms, %d bonds, equal to the TU graphs", file, atoms, bonds)
+	}
+}
