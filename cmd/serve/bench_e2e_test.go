@@ -17,7 +17,7 @@ import (
 
 // TestBrowserBenchNCI1 runs a 10-fold CV of NCI1 (4,110 graphs) with the
 // defaults in the browser, split over two Web Workers as the Train tab
-// splits it, and logs the time and each worker's memory (issue 11; figures
+// splits it, and logs the time and each worker's memory (figures
 // in docs/benchmarks.md). It takes minutes, so it runs only when
 // WKPI_BROWSER_BENCH=1:
 //

@@ -14,8 +14,7 @@ import (
 
 // checkClassifyLabelled classifies MUTAG's own TU files with the model
 // trained on them: the page scores them against their labels, exports
-// the predictions as CSV, and the keyboard reaches every row (issue 10,
-// points 2 and 9).
+// the predictions as CSV, and the keyboard reaches every row.
 func checkClassifyLabelled(t *testing.T, ctx context.Context) {
 	mutag, err := filepath.Abs("../../data/MUTAG")
 	if err != nil {
@@ -26,7 +25,7 @@ func checkClassifyLabelled(t *testing.T, ctx context.Context) {
 		tuFiles = append(tuFiles, filepath.Join(mutag, "MUTAG_"+s+".txt"))
 	}
 
-	// Point 2: a labelled upload is scored; predictions export as CSV.
+	// A labelled upload is scored; predictions export as CSV.
 	step(t, ctx, "Classify MUTAG's own TU files: accuracy against their labels, class names, CSV",
 		chromedp.Click(chromedp.CSS("#tab-classify")),
 		textContains("#classify-about", "atom and bond types"),
@@ -57,7 +56,7 @@ func checkClassifyLabelled(t *testing.T, ctx context.Context) {
 		t.Errorf("CSV export: %v, %d rows, first %v", err, len(rows), rows[:min(2, len(rows))])
 	}
 
-	// Point 9: the keyboard reaches every prediction.
+	// The keyboard reaches every prediction.
 	step(t, ctx, "the keyboard chooses a prediction row",
 		until(`(() => { const b = document.querySelector("#predictions tbody tr:nth-child(3) button"); b.focus();
 			return document.activeElement === b; })()`),

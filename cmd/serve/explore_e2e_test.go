@@ -8,7 +8,7 @@ import (
 )
 
 // checkStackedSpots: diagram points on one spot are drawn once with
-// their count (issue 10, point 3).
+// their count.
 func checkStackedSpots(t *testing.T, ctx context.Context) {
 	// Point 3: MUTAG graph 0's Rel1 has 5 points on 3 spots.
 	step(t, ctx, "Explore: points on one spot show how many they are",

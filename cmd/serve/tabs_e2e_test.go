@@ -12,9 +12,9 @@ import (
 )
 
 // checkTabURLs: the tab shown lives in the URL's fragment, so Back,
-// Forward and links move between tabs (issue 10, point 10).
+// Forward and links move between tabs.
 func checkTabURLs(t *testing.T, ctx context.Context, url string) {
-	// Point 10: tabs live in the URL.
+	// Tabs live in the URL.
 	step(t, ctx, "Back and Forward move between tabs; a link opens its tab",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.Click(chromedp.CSS("#tab-classify")),

@@ -69,11 +69,11 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		chromedp.Click(chromedp.CSS("#tab-explore")),
 		// Both at once: the click was handled while the CV still ran.
 		until(`document.querySelector("#tab-explore").getAttribute("aria-selected") === "true" && !!document.querySelector("#jobs")`),
-		// The footer says in words what runs (point 13).
+		// The footer says in words what runs.
 		textContains("#jobs", "Working in the background: "),
 		textContains("#jobs", "cross-validating"),
 		chromedp.WaitVisible(chromedp.CSS("#diagram svg")),
-		// Point 7: a new Explore job answers while the CV still runs (the
+		// A new Explore job answers while the CV still runs (the
 		// pool gives interactive jobs a worker of their own).
 		until(`(() => { const s = document.querySelector("#descriptor"); s.value = "degree";
 			return s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
@@ -227,7 +227,7 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		textContains("#model-list", "MUTAG"),
 		chromedp.Click(chromedp.CSS("#tab-data")),
 		textContains("#summary-graphs", "188 graphs"),
-		// Point 8: the last results come back with their dataset.
+		// The last results come back with their dataset.
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		textContains("#train-settings", "from an earlier visit"),
 		chromedp.WaitVisible(chromedp.CSS("#acc-learned")),
@@ -314,7 +314,7 @@ func benchmarkWorker(t *testing.T, ctx context.Context) {
 // checkTrainResults runs right after trainAndClassify's 10-fold CV on
 // MUTAG with the defaults: the result comes with its context.
 func checkTrainResults(t *testing.T, ctx context.Context) {
-	// Point 4: the result has its context.
+	// The result has its context.
 	step(t, ctx, "Train results: settings used, majority rate, per-fold difference, verdict",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		textContains("#train-settings", "Ollivier-Ricci curvature"),
@@ -335,7 +335,7 @@ func checkTrainResults(t *testing.T, ctx context.Context) {
 		t.Errorf("verdict %q with p %v (%v)", verdict, p, err)
 	}
 	t.Logf("verdict: %s", verdict)
-	// Point 5: ten folds, ten colours, and each curve says why it stopped.
+	// Ten folds, ten colours, and each curve says why it stopped.
 	colours := value[[]string](t, ctx, `[...document.querySelectorAll("#cost-plot polyline")].map(l => l.getAttribute("stroke"))`)
 	seen := map[string]bool{}
 	for _, c := range colours {
@@ -348,7 +348,7 @@ func checkTrainResults(t *testing.T, ctx context.Context) {
 	if !strings.Contains(legend, "converged after") && !strings.Contains(legend, "iteration cap") {
 		t.Errorf("the cost legend gives no stopping reason: %q", legend)
 	}
-	// Point 5: before and after on one scale, the difference, the centres.
+	// Before and after on one scale, the difference, the centres.
 	type heat struct {
 		Max     string `json:"max"`
 		Centres int    `json:"centres"`
@@ -368,7 +368,7 @@ func checkTrainResults(t *testing.T, ctx context.Context) {
 		}
 	}
 
-	// Point 10: the results fit 390 px; the accuracy stays on one line.
+	// The results fit 390 px; the accuracy stays on one line.
 	step(t, ctx, "390 px: the Train results", chromedp.EmulateViewport(390, 844), chromedp.Sleep(300*time.Millisecond))
 	if scrolls, wide := overflow(t, ctx); scrolls || len(wide) > 0 {
 		t.Errorf("390 px, Train results: page scrolls sideways %v; too wide: %v", scrolls, wide)

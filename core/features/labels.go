@@ -12,7 +12,7 @@ import (
 	"wkpi-web/core/persistence"
 )
 
-// Node-label mode (issue 8, point 3; the paper uses structure only). With
+// Node-label mode (the paper uses structure only). With
 // Settings.Labels every graph gets, after its descriptors, one more
 // descriptor per label group: the heat diffusion of the group's indicator
 // (filtration.LabelHeat), whose diagrams become their own image blocks
