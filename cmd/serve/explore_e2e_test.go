@@ -10,7 +10,7 @@ import (
 // checkStackedSpots: diagram points on one spot are drawn once with
 // their count.
 func checkStackedSpots(t *testing.T, ctx context.Context) {
-	// Point 3: MUTAG graph 0's Rel1 has 5 points on 3 spots.
+	// MUTAG graph 0's Rel1 has 5 points on 3 spots.
 	step(t, ctx, "Explore: points on one spot show how many they are",
 		chromedp.Click(chromedp.CSS("#tab-explore")),
 		until(`(() => { const s = document.querySelector("#descriptor"); s.value = "ricci";
