@@ -17,7 +17,6 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
-	"wkpi-web/core/graphfile"
 	"wkpi-web/core/persistence"
 	"wkpi-web/core/pimage"
 	"wkpi-web/core/spec"
@@ -51,20 +50,9 @@ func (c *settingsFlags) dataset() (*graph.Dataset, error) {
 	if n := len(rep.Skipped); n > 0 && c.stderr != nil {
 		first := rep.Skipped[0]
 		fmt.Fprintf(c.stderr, "wkpi %s: -skip-bad: left out %d of %d %s of %s (the first: %s)\n",
-			c.name, n, rep.Records, unitOf(rep.Format), filepath.Base(c.data), first.Problem)
+			c.name, n, rep.Records, dataset.Unit(rep.Format), filepath.Base(c.data), first.Problem)
 	}
 	return ds, nil
-}
-
-// unitOf names the records of a dataset format.
-func unitOf(format string) string {
-	switch format {
-	case graphfile.FormatCSV, graphfile.FormatTSV:
-		return "rows"
-	case graphfile.FormatGraphML:
-		return "graphs"
-	}
-	return "records"
 }
 
 // labelNames returns the node-label code table of a TU dataset's

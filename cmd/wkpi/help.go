@@ -84,28 +84,39 @@ func printPresets(w io.Writer) error {
 	return nil
 }
 
-// runVersion is `wkpi version`: the module version or VCS revision the
+// runVersion is `wkpi version`: the module version and VCS revision the
 // binary was built from, and the Go toolchain.
 func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
-	version, rev, dirty := "(devel)", "", false
+	line := "wkpi (devel)"
 	if info, ok := debug.ReadBuildInfo(); ok {
-		version = info.Main.Version
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
+		line = "wkpi " + info.Main.Version
 	}
-	line := "wkpi " + version
-	if rev != "" {
+	if rev := revision(); rev != "" {
 		line += " " + rev
-		if dirty {
-			line += "+modified"
-		}
 	}
 	_, err := fmt.Fprintf(stdout, "%s %s %s/%s\n", line, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return err
+}
+
+// revision is the VCS revision the build recorded ("" when none), with
+// "+modified" for a build from a changed work tree.
+func revision() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev string
+	var dirty bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty && rev != "" {
+		rev += "+modified"
+	}
+	return rev
 }

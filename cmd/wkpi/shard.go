@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
@@ -85,20 +84,9 @@ func datasetSHA256(ds *graph.Dataset) (string, error) {
 // different builds never merge (a rebuilt binary with changed code has
 // another hash even without a commit).
 func programVersion() (string, error) {
-	rev := "unknown revision"
-	if info, ok := debug.ReadBuildInfo(); ok {
-		var dirty bool
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-		if dirty {
-			rev += "+modified"
-		}
+	rev := revision()
+	if rev == "" {
+		rev = "unknown revision"
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -245,8 +245,8 @@ func formatName(format string) string {
 	return format
 }
 
-// unit names a format's records in messages.
-func unit(format string) string {
+// Unit names a format's records in messages: rows, graphs or records.
+func Unit(format string) string {
 	switch format {
 	case graphfile.FormatCSV, graphfile.FormatTSV:
 		return "rows"
@@ -286,7 +286,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 		where = append(where, r.Where)
 	}
 	if len(bad) > 0 && (!o.SkipBad || len(bad) == len(f.Records)) {
-		return nil, nil, &BadRecordsError{File: name, Unit: unit(f.Format), Total: len(f.Records), Bad: bad}
+		return nil, nil, &BadRecordsError{File: name, Unit: Unit(f.Format), Total: len(f.Records), Bad: bad}
 	}
 	rep.Skipped = bad
 	values, numeric := numbers(raw)
