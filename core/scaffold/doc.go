@@ -49,5 +49,7 @@
 // c1cc[nH+]cc1 beside pyridine c1ccncc1, Co+3 beside Co) and, read from
 // aromatic SMILES, which aromatic n carries a tautomer's H. With charges
 // and hydrogen counts cleared from RDKit's scaffolds, the keys of the
-// aromatic SMILES group the sample exactly as RDKit does.
+// aromatic SMILES group the sample exactly as RDKit does. MUTAG's 188
+// molecules, read from its TU files, fall into 46 groups, RDKit's
+// (TestMUTAGAgainstRDKit).
 package scaffold

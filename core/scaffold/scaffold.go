@@ -19,12 +19,22 @@ const (
 )
 
 // ErrNoElements and ErrNoBonds say a graph is not a molecule that a
-// scaffold can be computed of; the errors returned wrap them and name
-// the node or edge.
+// scaffold can be computed of; the errors returned wrap them and then
+// say where: `scaffold needs molecules with element symbols as node
+// labels: graph 3, node 0 is labelled "5"`.
 var (
 	ErrNoElements = errors.New("scaffold needs molecules with element symbols as node labels")
 	ErrNoBonds    = errors.New("scaffold needs molecules with bond types as edge labels (1 or single, 2 or double, 3 or triple, 4 or aromatic, $ or quadruple)")
 )
+
+// notMolecule is ErrNoElements or ErrNoBonds and where the graph fails.
+type notMolecule struct {
+	err   error
+	where string
+}
+
+func (e *notMolecule) Error() string { return e.err.Error() + ": " + e.where }
+func (e *notMolecule) Unwrap() error { return e.err }
 
 // bondType reads an edge label as a bond type: the symbols of core/smiles
 // or the words of a TU README's table (single, double, triple, aromatic).
@@ -71,21 +81,21 @@ type molecule struct {
 
 func read(g *graph.Graph, known elements) (*molecule, error) {
 	if g.NodeLabels == nil && g.N > 0 {
-		return nil, fmt.Errorf("%w: the graph has no node labels", ErrNoElements)
+		return nil, &notMolecule{ErrNoElements, "the graph has no node labels"}
 	}
 	for v, l := range g.NodeLabels {
 		if !known.check(l) {
-			return nil, fmt.Errorf("%w: node %d is labelled %q", ErrNoElements, v, l)
+			return nil, &notMolecule{ErrNoElements, fmt.Sprintf("node %d is labelled %q", v, l)}
 		}
 	}
 	if g.EdgeLabels == nil && len(g.Edges) > 0 {
-		return nil, fmt.Errorf("%w: the graph has no edge labels", ErrNoBonds)
+		return nil, &notMolecule{ErrNoBonds, "the graph has no edge labels"}
 	}
 	m := &molecule{n: g.N, labels: g.NodeLabels, edges: make([][2]int, len(g.Edges)), bonds: make([]string, len(g.Edges)), adj: make([][]int, g.N)}
 	for i, e := range g.Edges {
 		b, ok := bondType(g.EdgeLabels[i])
 		if !ok {
-			return nil, fmt.Errorf("%w: edge %d-%d is labelled %q", ErrNoBonds, e.U, e.V, g.EdgeLabels[i])
+			return nil, &notMolecule{ErrNoBonds, fmt.Sprintf("edge %d-%d is labelled %q", e.U, e.V, g.EdgeLabels[i])}
 		}
 		m.edges[i], m.bonds[i] = [2]int{e.U, e.V}, b
 		m.adj[e.U] = append(m.adj[e.U], i)
@@ -331,13 +341,17 @@ func key(g *graph.Graph, known elements) (string, error) {
 // Groups gives each molecule of graphs the number of its scaffold's
 // group, numbered from 0 in order of first appearance, and returns the
 // groups' keys (Key) in that order. All acyclic molecules share the group
-// of key "". An error names the first graph that is not a molecule.
+// of key "". An error names the first graph that is not a molecule
+// ("graph 3, node 0 is labelled ...").
 func Groups(graphs []*graph.Graph) (groups []int, keys []string, err error) {
 	known := elements{}
 	index := map[string]int{}
 	groups = make([]int, len(graphs))
 	for i, g := range graphs {
 		k, err := key(g, known)
+		if nm, ok := err.(*notMolecule); ok {
+			return nil, nil, &notMolecule{nm.err, fmt.Sprintf("graph %d, %s", i, nm.where)}
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("graph %d: %w", i, err)
 		}

@@ -1,7 +1,7 @@
 """RDKit oracle for package scaffold: Bemis-Murcko scaffolds of SMILES.
 
-Reads {"smiles": [...]} as JSON on stdin and writes a JSON list with one
-record per input:
+Reads {"smiles": [...]} or {"graphs": [...]} as JSON on stdin and writes
+a JSON list with one record per input. For SMILES:
 
   ok        RDKit's MolFromSmiles read (and sanitised) it
   error     RDKit's message when it did not
@@ -17,6 +17,15 @@ record per input:
             stereo tag cleared, written by Chem.MolToSmiles; elements,
             RDKit's aromaticity and bond orders are all that is left, the
             information a molecular graph of this project carries
+
+A graph is {"atoms": [element, ...], "edges": [[u, v], ...], "bonds":
+["single" | "double" | "triple" | "aromatic", ...]}, a molecule exactly as
+a dataset gives it (MUTAG's nitro groups carry no charges, which RDKit's
+sanitisation refuses). It is not sanitised: its ring information is
+computed (GetSymmSSSR) and RDKit's MurckoDecompose, the C++ core of
+GetScaffoldForMol, strips it; the record holds "graph" as above. An
+aromatic bond outside rings is made single first, as RDKit's
+sanitisation of a SMILES would make it.
 
 Debian: apt-get install python3-rdkit rdkit-data; run with /usr/bin/python3.
 """
@@ -61,8 +70,41 @@ def record(smi):
     return rec
 
 
+BONDS = {
+    "single": Chem.BondType.SINGLE,
+    "double": Chem.BondType.DOUBLE,
+    "triple": Chem.BondType.TRIPLE,
+    "aromatic": Chem.BondType.AROMATIC,
+}
+
+
+def graph_record(g):
+    rw = Chem.RWMol()
+    for a in g["atoms"]:
+        atom = Chem.Atom(a)
+        atom.SetNoImplicit(True)
+        rw.AddAtom(atom)
+    for (u, v), b in zip(g["edges"], g["bonds"]):
+        rw.AddBond(u, v, BONDS[b])
+    mol = rw.GetMol()
+    mol.UpdatePropertyCache(strict=False)
+    Chem.GetSymmSSSR(mol)
+    for bond in mol.GetBonds():
+        if bond.GetBondType() == Chem.BondType.AROMATIC:
+            if bond.IsInRing():
+                bond.SetIsAromatic(True)
+                bond.GetBeginAtom().SetIsAromatic(True)
+                bond.GetEndAtom().SetIsAromatic(True)
+            else:
+                bond.SetBondType(Chem.BondType.SINGLE)
+    return {"ok": True, "graph": graph_form(Chem.MurckoDecompose(mol))}
+
+
 def main():
     req = json.load(sys.stdin)
+    if "graphs" in req:
+        json.dump([graph_record(g) for g in req["graphs"]], sys.stdout)
+        return
     json.dump([record(s) for s in req["smiles"]], sys.stdout)
 
 
