@@ -36,6 +36,7 @@ func evalFlags(stderr io.Writer) (*settingsFlags, *string) {
 		"wkpi eval -data data/NCI1 -gauss 1 -C 10                # fix the SVM",
 		"wkpi eval -data data/PTC_MR -labels                     # node labels (atom types) join the structure",
 		"wkpi eval -data data/MUTAG -extra none -auto=false -svm-choice=false   # one descriptor, unit images, WKPI kernel, C 100",
+		"wkpi eval -data data/MUTAG -split scaffold             # each molecular scaffold whole in one fold",
 	}
 	return c, &shardText
 }
@@ -53,6 +54,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if u.Spec.Labels && shard != nil {
 		return fmt.Errorf("-labels does not combine with -shard yet")
 	}
+	groups, err := c.groups(u, ds, stdout)
+	if err != nil {
+		return err
+	}
 	cfg := u.Config
 	var sizeAware eval.Candidate // built once, on the first run that needs it
 
@@ -66,6 +71,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var reports []eval.Report
 	for r := range u.Spec.Repeats {
 		plan := u.Plan(r)
+		plan.Groups = groups
 		if shard != nil {
 			if plan.Only = shard.Folds(r, u.Spec.Repeats, u.Spec.Folds); len(plan.Only) == 0 {
 				continue

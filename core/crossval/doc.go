@@ -1,5 +1,6 @@
 // Package crossval holds the generic machinery of classification
-// experiments: stratified k-fold splits (StratifiedKFold, Split),
+// experiments: stratified k-fold splits (StratifiedKFold, Split) and
+// grouped ones that keep each group whole in one fold (GroupKFold),
 // accuracy and confusion matrices, cross-validation of any Learner,
 // nested cross-validation over a parameter grid, repetition with
 // different seeds, the median heuristic of RBF widths (Median), and the

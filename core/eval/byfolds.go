@@ -19,7 +19,7 @@ import (
 // only those folds run, and the part is returned unmerged, as run would.
 func ByTrainingFolds(ctx context.Context, labels []int, classes int, plan Plan, prepare func(train []int) (*WKPI, error), run func(w *WKPI, plan Plan) (Report, error)) (Report, error) {
 	start := time.Now()
-	folds, err := crossval.StratifiedKFold(labels, plan.Folds, plan.Seed)
+	folds, err := plan.split(labels)
 	if err != nil {
 		return Report{}, err
 	}

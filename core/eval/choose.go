@@ -220,7 +220,7 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	// Every running fold's choice at once, from one sample of all graphs
 	// (chooseAll), so that a fold chooses alike in any job of a split run.
 	labels := cands[0].W.Labels
-	folds, err := crossval.StratifiedKFold(labels, plan.Folds, plan.Seed)
+	folds, err := plan.split(labels)
 	if err != nil {
 		return Report{}, err
 	}

@@ -86,9 +86,11 @@ func FromSpec(s spec.Spec) (Setup, error) {
 }
 
 // Plan is the cross-validation of repeat r (0 for the first): Spec.Folds
-// folds split with seed Spec.Seed + r.
+// folds split with seed Spec.Seed + r; with Spec.Split scaffold grouped
+// by scaffold, which needs the graphs' groups in Plan.Groups (Groups):
+// a grouped plan without them fails when it splits.
 func (u Setup) Plan(r int) Plan {
-	return Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r)}
+	return Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r), Grouped: u.Spec.Split == spec.SplitScaffold}
 }
 
 // FeaturesFor returns the feature settings for a training set (indices

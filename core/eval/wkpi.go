@@ -307,13 +307,20 @@ func indices(n int) []int {
 	return all
 }
 
-// Plan says which CV to run: nFolds stratified folds split with Seed, and
-// of them only the folds in Only (all when empty), so that a worker pool
-// can run folds apart and Merge the reports.
+// Plan says which CV to run: nFolds stratified folds split with Seed (or,
+// Grouped, folds that keep each group whole), and of them only the folds
+// in Only (all when empty), so that a worker pool can run folds apart and
+// Merge the reports.
 type Plan struct {
 	Folds int   `json:"folds"`
 	Seed  int64 `json:"seed"`
-	Only  []int `json:"only,omitempty"`
+	// Grouped splits by Groups (crossval.GroupKFold): each group's graphs
+	// share one test fold, such as the molecules of one scaffold
+	// (Setup.Groups). Inner folds, of the choices made on a fold's
+	// training graphs, stay stratified.
+	Grouped bool  `json:"grouped,omitempty"`
+	Groups  []int `json:"groups,omitempty"`
+	Only    []int `json:"only,omitempty"`
 	// OnFold, when set, gets each fold as soon as it is complete, in
 	// order of index, so that a page can show folds while others run.
 	OnFold func(Fold) `json:"-"`
@@ -359,12 +366,12 @@ func (w *WKPI) fitFixed(ctx context.Context, cfg Config, train []int, sums *lear
 
 type foldFitter func(ctx context.Context, f int, train, test []int, sums map[float64]*learn.PairSums) (Fold, kernel.Mixture, kernel.Mixture, error)
 
-// run is the outer loop every protocol shares: stratified folds, one
+// run is the outer loop every protocol shares: the plan's folds, one
 // pass of pair sums per sigma for all folds, a fit per fold, and the
 // learned and baseline SVMs tested on the fold.
 func (w *WKPI) run(ctx context.Context, protocol string, plan Plan, prog progress.Func, fit foldFitter, sigmas []float64, v kernel.Variant) (Report, error) {
 	start := time.Now()
-	folds, err := crossval.StratifiedKFold(w.Labels, plan.Folds, plan.Seed)
+	folds, err := plan.split(w.Labels)
 	if err != nil {
 		return Report{}, err
 	}

@@ -59,7 +59,10 @@ type Field struct {
 	Common bool
 	// check validates free text (Extra, Channels, Grid).
 	check func(string) error
-	ref   func(*Spec) any // *string, *int, *int64, *float64 or *bool
+	// absent is the choice that an empty text stands for, for settings
+	// saved before the field existed (a model file's); "" for none.
+	absent string
+	ref    func(*Spec) any // *string, *int, *int64, *float64 or *bool
 }
 
 // Ref returns a pointer to the field's value in s.
@@ -251,6 +254,8 @@ func Fields() []Field {
 			Min: math.Inf(-1), Max: inf, ref: func(s *Spec) any { return &s.Seed }},
 		{Name: "repeats", Group: GroupProtocol, Label: "Repeats", Help: "repeat the cross-validation with seeds seed, seed+1, ...",
 			Min: 1, Max: 100, ref: func(s *Spec) any { return &s.Repeats }},
+		{Name: "split", Group: GroupProtocol, Label: "Fold split", Help: "how graphs are dealt into folds: random (stratified by class), or scaffold: molecules sharing a ring scaffold (Bemis-Murcko) stay in one fold, so that each test fold holds chemistry its training folds lack; needs element symbols as node labels",
+			Choices: []string{SplitRandom, SplitScaffold}, absent: SplitRandom, ref: func(s *Spec) any { return &s.Split }},
 		{Name: "grid", Group: GroupProtocol, Label: "Grid search", Help: "choose m, sigma and C in every fold over a grid: paper, or m=3,4;sigma=0.1,1;C=1,10 (empty: none)",
 			check: checkGrid, ref: func(s *Spec) any { return &s.Grid }},
 		{Name: "select", Group: GroupProtocol, Label: "Grid choice by", Help: "how the grid's cell is chosen: empty for nested cross-validation, cost for the smallest training cost (the paper's second protocol)",

@@ -130,6 +130,11 @@ type Spec struct {
 	// cost, the paper's second protocol; over the paper's grid when Grid
 	// is empty). Default "".
 	Select string `json:"select"`
+	// Split deals the graphs into folds: random (stratified by class) or
+	// scaffold (molecules sharing a Bemis-Murcko scaffold stay in one
+	// fold; core/scaffold). Default random; "" (settings saved before
+	// the setting existed) is random too.
+	Split string `json:"split"`
 
 	// Scale.
 
@@ -150,7 +155,7 @@ func Defaults() Spec {
 		M: 5, Sigma: 0.01, Kernel: "wkpi", Init: "kcenter", Optimizer: "gd", Objective: "tc",
 		Penalty: 1, Prior: 0.3, Contrast: 0.03, Iterations: 2000,
 		SVMChoice: true, C: 100,
-		Folds: 10, Inner: 10, Repeats: 1, Seed: 1,
+		Folds: 10, Inner: 10, Repeats: 1, Seed: 1, Split: SplitRandom,
 	}
 }
 
@@ -186,6 +191,10 @@ const (
 	GridPaper = "paper"
 	// SelectCost is Select's value for choosing by training cost.
 	SelectCost = "cost"
+	// SplitRandom and SplitScaffold are Split's values: stratified
+	// folds, or folds that keep each molecular scaffold whole.
+	SplitRandom   = "random"
+	SplitScaffold = "scaffold"
 	// SizeAwareSigma is the kernel width of size-aware images: their
 	// distances are in units of points, not of unit vectors.
 	SizeAwareSigma = 1.0

@@ -122,6 +122,35 @@ func TestFieldsCoverSpec(t *testing.T) {
 	}
 }
 
+// TestSplitAbsent: settings saved before split existed (a model file's
+// JSON, decoded into a zero Spec) leave it empty, which is valid and
+// means random; another empty choice is still refused.
+func TestSplitAbsent(t *testing.T) {
+	d := Defaults()
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(data), `,"split":"random"`, "", 1)
+	if old == string(data) {
+		t.Fatalf("no split in %s", data)
+	}
+	var s Spec
+	if err := json.Unmarshal([]byte(old), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Split != "" || s.Validate() != nil {
+		t.Fatalf("split %q: %v", s.Split, s.Validate())
+	}
+	s.Rule = ""
+	if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "rule:") {
+		t.Fatalf("empty rule: %v", err)
+	}
+	if d.Split != SplitRandom {
+		t.Fatalf("default split %q", d.Split)
+	}
+}
+
 // TestDecodeJSON: missing keys keep the defaults, unknown keys fail.
 func TestDecodeJSON(t *testing.T) {
 	s, err := DecodeJSON([]byte(`{"sigma": 0.5}`))

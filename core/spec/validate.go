@@ -64,7 +64,7 @@ func (f Field) validate(s *Spec) *FieldError {
 	fail := func(want string) *FieldError { return &FieldError{Field: f.Name, Value: f.Get(s), Want: want} }
 	switch p := f.ref(s).(type) {
 	case *string:
-		if len(f.Choices) > 0 && !slices.Contains(f.Choices, *p) {
+		if len(f.Choices) > 0 && !slices.Contains(f.Choices, *p) && (*p != "" || f.absent == "") {
 			return fail(f.Allowed())
 		}
 		if f.check != nil {

@@ -21,7 +21,7 @@ const core = "wkpi-web/core/"
 // ones, never of a later one. A new package of core/ must be placed here.
 var stages = [][]string{
 	{"progress", "crossval", "testenv", "spec"},
-	{"graph", "tu", "swc", "graphfile", "smiles", "dataset"},
+	{"graph", "tu", "swc", "graphfile", "smiles", "dataset", "scaffold"},
 	{"filtration"},
 	{"persistence"},
 	{"pimage", "features", "graphstats"},

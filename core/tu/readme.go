@@ -21,6 +21,20 @@ import (
 // without such a table gives nil and no error; a code given twice with
 // different names is an error naming the line.
 func NodeLabelNames(readme []byte) (map[string]string, error) {
+	return labelNames(readme, "node label")
+}
+
+// EdgeLabelNames reads the "Edge labels:" table of a TU README.txt, as
+// NodeLabelNames reads the node table: MUTAG's says 0 is aromatic, 1
+// single, 2 double and 3 triple; PTC_MR's numbers the same bond types
+// otherwise.
+func EdgeLabelNames(readme []byte) (map[string]string, error) {
+	return labelNames(readme, "edge label")
+}
+
+// labelNames reads the table under the first line that starts with what
+// plus "s" ("node labels").
+func labelNames(readme []byte, what string) (map[string]string, error) {
 	sc := bufio.NewScanner(bytes.NewReader(readme))
 	sc.Buffer(make([]byte, 0, 64*1024), maxMember)
 	var table map[string]string
@@ -28,7 +42,7 @@ func NodeLabelNames(readme []byte) (map[string]string, error) {
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if !inTable {
-			if strings.HasPrefix(strings.ToLower(text), "node labels") {
+			if strings.HasPrefix(strings.ToLower(text), what+"s") {
 				inTable, table = true, map[string]string{}
 			}
 			continue
@@ -42,14 +56,14 @@ func NodeLabelNames(readme []byte) (map[string]string, error) {
 		}
 		if _, err := strconv.Atoi(fields[0]); err != nil || len(fields) < 2 {
 			if len(table) == 0 {
-				inTable = false // a "Node labels" line that heads no table
+				inTable = false // a heading line that heads no table
 				continue
 			}
 			break
 		}
 		name := strings.Join(fields[1:], " ")
 		if old, dup := table[fields[0]]; dup && old != name {
-			return nil, fmt.Errorf("README.txt line %d: node label %s is both %q and %q", line, fields[0], old, name)
+			return nil, fmt.Errorf("README.txt line %d: %s %s is both %q and %q", line, what, fields[0], old, name)
 		}
 		table[fields[0]] = name
 	}
@@ -65,6 +79,16 @@ func NodeLabelNames(readme []byte) (map[string]string, error) {
 // ReadNodeLabelNames reads NodeLabelNames from the README.txt of a dataset
 // folder or .zip archive (as Read takes them); nil, nil when there is none.
 func ReadNodeLabelNames(name string) (map[string]string, error) {
+	return readLabelNames(name, NodeLabelNames)
+}
+
+// ReadEdgeLabelNames reads EdgeLabelNames as ReadNodeLabelNames reads
+// NodeLabelNames.
+func ReadEdgeLabelNames(name string) (map[string]string, error) {
+	return readLabelNames(name, EdgeLabelNames)
+}
+
+func readLabelNames(name string, table func([]byte) (map[string]string, error)) (map[string]string, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -77,7 +101,7 @@ func ReadNodeLabelNames(name string) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := NodeLabelNames(data)
+		t, err := table(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -88,7 +112,7 @@ func ReadNodeLabelNames(name string) (map[string]string, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	defer zr.Close()
-	t, err := ZipNodeLabelNames(&zr.Reader)
+	t, err := zipLabelNames(&zr.Reader, table)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -98,6 +122,16 @@ func ReadNodeLabelNames(name string) (map[string]string, error) {
 // ZipNodeLabelNames reads NodeLabelNames from the README.txt of a dataset
 // zip; nil, nil when it has none.
 func ZipNodeLabelNames(zr *zip.Reader) (map[string]string, error) {
+	return zipLabelNames(zr, NodeLabelNames)
+}
+
+// ZipEdgeLabelNames reads EdgeLabelNames from the README.txt of a
+// dataset zip; nil, nil when it has none.
+func ZipEdgeLabelNames(zr *zip.Reader) (map[string]string, error) {
+	return zipLabelNames(zr, EdgeLabelNames)
+}
+
+func zipLabelNames(zr *zip.Reader, table func([]byte) (map[string]string, error)) (map[string]string, error) {
 	for _, f := range zr.File {
 		if path.Base(f.Name) != "README.txt" || strings.Contains(f.Name, "__MACOSX/") {
 			continue
@@ -111,7 +145,7 @@ func ZipNodeLabelNames(zr *zip.Reader) (map[string]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		return NodeLabelNames(data)
+		return table(data)
 	}
 	return nil, nil
 }

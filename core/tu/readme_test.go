@@ -37,6 +37,39 @@ func TestReadNodeLabelNames(t *testing.T) {
 	}
 }
 
+// The edge tables of the READMEs: the same four bond types, numbered
+// differently in MUTAG and PTC_MR.
+func TestReadEdgeLabelNames(t *testing.T) {
+	for _, c := range []struct {
+		dataset string
+		want    map[string]string
+	}{
+		{"MUTAG", map[string]string{"0": "aromatic", "1": "single", "2": "double", "3": "triple"}},
+		{"PTC_MR", map[string]string{"0": "triple", "1": "double", "2": "single", "3": "aromatic"}},
+		{"NCI1", nil},
+	} {
+		got, err := tu.ReadEdgeLabelNames(testenv.Dataset(t, c.dataset))
+		if err != nil {
+			t.Fatalf("%s: %v", c.dataset, err)
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%s: %d names %v, want %d", c.dataset, len(got), got, len(c.want))
+		}
+		for code, name := range c.want {
+			if got[code] != name {
+				t.Errorf("%s: code %s is %q, want %q", c.dataset, code, got[code], name)
+			}
+		}
+	}
+	// The node table is not read as the edge table, nor the other way.
+	readme := "Node labels:\n\n  0  C\n  1  N\n\nEdge labels:\n\n  0  aromatic\n"
+	nodes, _ := tu.NodeLabelNames([]byte(readme))
+	edges, err := tu.EdgeLabelNames([]byte(readme))
+	if err != nil || nodes["0"] != "C" || edges["0"] != "aromatic" || len(edges) != 1 {
+		t.Errorf("nodes %v, edges %v, %v", nodes, edges, err)
+	}
+}
+
 func TestNodeLabelNamesTolerant(t *testing.T) {
 	for _, c := range []struct {
 		name, text string

@@ -22,8 +22,9 @@ type Worker struct {
 	key string
 	ds  *graph.Dataset
 	// codes is the dataset's node-label code table from its README.txt
-	// (tu.NodeLabelNames), nil when it has none.
-	codes map[string]string
+	// (tu.NodeLabelNames), nil when it has none; edgeCodes its edge-label
+	// table (tu.EdgeLabelNames), which a scaffold split reads bonds by.
+	codes, edgeCodes map[string]string
 	// feat is the features of dataset featKey under descriptor featOpts.
 	feat     *eval.WKPI
 	featKey  string
@@ -93,6 +94,7 @@ func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
 			return nil, err
 		}
 		w.key, w.ds, w.feat, w.codes = req.Dataset, ds, nil, codeTable(req.Files)
+		w.edgeCodes = readmeTable(req.Files, tu.ZipEdgeLabelNames, tu.EdgeLabelNames)
 		return ds, nil
 	}
 	if w.ds == nil || w.key != req.Dataset {
@@ -123,6 +125,12 @@ func Parse(files []protocol.File) (*graph.Dataset, error) {
 // cannot be read leaves the codes as codes (nil), and a molfile sent to a
 // node-label model then gets an error saying no code table is known.
 func codeTable(files []protocol.File) map[string]string {
+	return readmeTable(files, tu.ZipNodeLabelNames, tu.NodeLabelNames)
+}
+
+// readmeTable reads one code table of a dataset's README.txt, as
+// codeTable reads the node table.
+func readmeTable(files []protocol.File, fromZip func(*zip.Reader) (map[string]string, error), fromText func([]byte) (map[string]string, error)) map[string]string {
 	for _, f := range files {
 		var t map[string]string
 		var err error
@@ -130,10 +138,10 @@ func codeTable(files []protocol.File) map[string]string {
 		case strings.EqualFold(path.Ext(f.Name), ".zip"):
 			var zr *zip.Reader
 			if zr, err = zip.NewReader(bytes.NewReader(f.Data), int64(len(f.Data))); err == nil {
-				t, err = tu.ZipNodeLabelNames(zr)
+				t, err = fromZip(zr)
 			}
 		case path.Base(f.Name) == "README.txt":
-			t, err = tu.NodeLabelNames(f.Data)
+			t, err = fromText(f.Data)
 		}
 		if err == nil && t != nil {
 			return t

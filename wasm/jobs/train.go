@@ -79,6 +79,9 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	if fold != nil {
 		plan.OnFold = func(f eval.Fold) { fold(foldOf(f)) }
 	}
+	if plan.Groups, err = u.Groups(ds.Graphs, w.codes, w.edgeCodes); err != nil {
+		return protocol.Response{}, err
+	}
 	run := func(e *eval.WKPI, plan eval.Plan) (eval.Report, error) {
 		switch u.Spec.Protocol() {
 		case "cost":

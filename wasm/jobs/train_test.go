@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ import (
 	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
 	"wkpi-web/core/pimage"
+	"wkpi-web/core/scaffold"
 	"wkpi-web/core/spec"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
@@ -489,5 +491,69 @@ func TestHeatMapLayout(t *testing.T) {
 	}
 	if len(h) != 12 || best != 1*4+2 || h[best] != 2 {
 		t.Fatalf("heat map %v: maximum at %d", h, best)
+	}
+}
+
+// TestScaffoldSplitJob: a CrossValidate job with split scaffold keeps
+// every scaffold of MUTAG (its codes named by the README sent with the
+// files) in one test fold; without the README the job fails, saying what
+// the split needs.
+func TestScaffoldSplitJob(t *testing.T) {
+	mutag := files(t, "../../data/MUTAG")
+	readme, err := os.ReadFile("../../data/MUTAG/README.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := with(func(s *spec.Spec) {
+		s.Split, s.Folds, s.Extra, s.Auto, s.SVMChoice, s.Iterations = spec.SplitScaffold, 4, spec.NoExtra, false, false, 20
+	})
+	var w Worker
+	ctx := context.Background()
+	r := w.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &tr,
+		Files: append(slices.Clone(mutag), protocol.File{Name: "README.txt", Data: readme})}, nil, nil)
+	if r.Event != protocol.Done {
+		t.Fatalf("job: %s", r.Error)
+	}
+	// The scaffolds, from the README's tables apart from the worker.
+	ds, err := tu.Read("../../data/MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, _ := tu.ReadNodeLabelNames("../../data/MUTAG")
+	edges, _ := tu.ReadEdgeLabelNames("../../data/MUTAG")
+	named := make([]*graph.Graph, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		h := *g
+		h.NodeLabels, h.EdgeLabels = make([]string, g.N), make([]string, len(g.Edges))
+		for v, l := range g.NodeLabels {
+			h.NodeLabels[v] = nodes[l]
+		}
+		for e, l := range g.EdgeLabels {
+			h.EdgeLabels[e] = edges[l]
+		}
+		named[i] = &h
+	}
+	groups, _, err := scaffold.Groups(named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foldOf := map[int]int{}
+	tested := 0
+	for _, f := range r.CV.Report.Folds {
+		for _, i := range f.Test {
+			if prev, seen := foldOf[groups[i]]; seen && prev != f.Index {
+				t.Fatalf("scaffold %d tested in folds %d and %d", groups[i], prev, f.Index)
+			}
+			foldOf[groups[i]] = f.Index
+			tested++
+		}
+	}
+	if tested != len(ds.Graphs) || len(r.CV.Report.Folds) != 4 {
+		t.Fatalf("%d folds test %d graphs", len(r.CV.Report.Folds), tested)
+	}
+	var bare Worker
+	r = bare.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &tr, Files: mutag}, nil, nil)
+	if r.Event != protocol.Failed || !strings.HasPrefix(r.Error, "split scaffold needs molecules with element symbols as node labels") {
+		t.Fatalf("without the README: %s %q", r.Event, r.Error)
 	}
 }
