@@ -55,18 +55,23 @@ func (c *settingsFlags) dataset() (*graph.Dataset, error) {
 	return ds, nil
 }
 
-// labelNames returns the node-label code table of a TU dataset's
-// README.txt (nil, nil when it has none); molecules read from SMILES, SD
-// or GraphML files carry element symbols already, and need none.
-func (c *settingsFlags) labelNames() (map[string]string, error) {
+// labelNames returns the node- and edge-label code tables of a TU
+// dataset's README.txt (nil when it has none); molecules read from
+// SMILES, SD or GraphML files carry element symbols and bond types
+// already, and need none.
+func (c *settingsFlags) labelNames() (nodes, edges map[string]string, err error) {
 	info, err := os.Stat(c.data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if info.IsDir() || strings.EqualFold(filepath.Ext(c.data), ".zip") {
-		return tu.ReadNodeLabelNames(c.data)
+	if !info.IsDir() && !strings.EqualFold(filepath.Ext(c.data), ".zip") {
+		return nil, nil, nil
 	}
-	return nil, nil
+	if nodes, err = tu.ReadNodeLabelNames(c.data); err != nil {
+		return nil, nil, err
+	}
+	edges, err = tu.ReadEdgeLabelNames(c.data)
+	return nodes, edges, err
 }
 
 // output opens -out (or wraps stdout) and returns a flush-and-close func.

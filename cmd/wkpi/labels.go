@@ -18,7 +18,7 @@ func (c *settingsFlags) featuresFor(u eval.Setup, ds *graph.Dataset, train []int
 	if u.Spec.Labels {
 		// SWC samples and zips without a README have no table: codes stay codes.
 		var err error
-		if names, err = c.labelNames(); err != nil {
+		if names, _, err = c.labelNames(); err != nil {
 			return u.Features, err
 		}
 	}

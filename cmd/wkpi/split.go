@@ -8,21 +8,16 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/spec"
-	"wkpi-web/core/tu"
 )
 
 // groups gives each graph of ds its group for u's fold split
-// (eval.Setup.Groups), reading the node and edge code tables of -data's
-// README.txt; nil for split random. It tells stdout how the graphs group.
+// (eval.Setup.Groups), reading the node and edge code tables of a TU
+// dataset's README.txt; nil for split random. It tells stdout how the graphs group.
 func (c *settingsFlags) groups(u eval.Setup, ds *graph.Dataset, stdout io.Writer) ([]int, error) {
 	if u.Spec.Split != spec.SplitScaffold {
 		return nil, nil
 	}
-	nodes, err := tu.ReadNodeLabelNames(c.data)
-	if err != nil {
-		return nil, err
-	}
-	edges, err := tu.ReadEdgeLabelNames(c.data)
+	nodes, edges, err := c.labelNames()
 	if err != nil {
 		return nil, err
 	}
