@@ -268,15 +268,6 @@ type Fold struct {
 	BaselineScores [][]float64 `json:"baseline_scores,omitempty"`
 }
 
-// metrics are the fold's scores of the learned SVM, or with baseline of
-// the unlearned one.
-func (f Fold) metrics(baseline bool) crossval.Metrics {
-	if baseline {
-		return crossval.Metrics{Accuracy: f.Baseline, BalancedAccuracy: f.BaselineBalancedAccuracy, F1Macro: f.BaselineF1Macro, ROCAUC: f.BaselineROCAUC}
-	}
-	return crossval.Metrics{Accuracy: f.Accuracy, BalancedAccuracy: f.BalancedAccuracy, F1Macro: f.F1Macro, ROCAUC: f.ROCAUC}
-}
-
 // Report is a cross-validated evaluation: the learned kernel's result
 // and, on the same folds, the same SVM with the initial (unlearned)
 // weight function.
@@ -307,32 +298,45 @@ func Merge(labels []int, classes int, parts ...Report) (Report, error) {
 		}
 	}
 	var err error
-	if rep.Learned, err = summarize(labels, classes, rep.Folds, func(f Fold) (crossval.Metrics, []int) { return f.metrics(false), f.Predicted }); err != nil {
+	if rep.Learned, err = summarize(labels, classes, rep.Folds, func(f Fold) ([]int, [][]float64) { return f.Predicted, f.Scores }); err != nil {
 		return Report{}, err
 	}
-	if rep.Baseline, err = summarize(labels, classes, rep.Folds, func(f Fold) (crossval.Metrics, []int) { return f.metrics(true), f.BaselinePredicted }); err != nil {
+	if rep.Baseline, err = summarize(labels, classes, rep.Folds, func(f Fold) ([]int, [][]float64) { return f.BaselinePredicted, f.BaselineScores }); err != nil {
 		return Report{}, err
 	}
 	rep.Learned.Seconds, rep.Baseline.Seconds = rep.Seconds, rep.Seconds
 	return rep, nil
 }
 
-func summarize(labels []int, classes int, folds []Fold, side func(Fold) (crossval.Metrics, []int)) (crossval.Result, error) {
+// summarize is the Result of one side of folds, the learned or the
+// unlearned SVM's predictions and scores: every metric is computed again
+// from them (crossval.Evaluate, as score did for the fold), so that folds
+// kept without metrics or scores (by an earlier version) merge too; a
+// fold without scores has no ROC-AUC.
+func summarize(labels []int, classes int, folds []Fold, side func(Fold) ([]int, [][]float64)) (crossval.Result, error) {
 	r := crossval.Result{Predictions: make([]int, len(labels))}
 	for i := range r.Predictions {
 		r.Predictions[i] = -1
 	}
 	var aucs, bals, f1s []float64
 	for _, f := range folds {
-		m, pred := side(f)
+		pred, scores := side(f)
 		if len(pred) != len(f.Test) {
 			return crossval.Result{}, fmt.Errorf("eval: fold %d has %d predictions for %d test samples", f.Index, len(pred), len(f.Test))
 		}
+		truth := make([]int, len(f.Test))
 		for i, s := range f.Test {
 			if s < 0 || s >= len(labels) {
 				return crossval.Result{}, fmt.Errorf("eval: fold %d names sample %d of %d", f.Index, s, len(labels))
 			}
-			r.Predictions[s] = pred[i]
+			r.Predictions[s], truth[i] = pred[i], labels[s]
+		}
+		if len(scores) == 0 {
+			scores = nil
+		}
+		m, err := crossval.Evaluate(pred, truth, scores)
+		if err != nil {
+			return crossval.Result{}, fmt.Errorf("eval: fold %d: %w", f.Index, err)
 		}
 		r.PerFold = append(r.PerFold, m.Accuracy)
 		aucs, bals, f1s = append(aucs, float64(m.ROCAUC)), append(bals, m.BalancedAccuracy), append(f1s, m.F1Macro)
