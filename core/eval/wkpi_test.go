@@ -412,6 +412,17 @@ func TestFoldMetrics(t *testing.T) {
 	if !reflect.DeepEqual(again.Learned.ROCAUC, rep.Learned.ROCAUC) || !reflect.DeepEqual(again.Baseline.BalancedAccuracy, rep.Baseline.BalancedAccuracy) || !reflect.DeepEqual(again.Folds[1].Scores, rep.Folds[1].Scores) {
 		t.Errorf("after JSON: %+v\nbefore: %+v", again.Learned.ROCAUC, rep.Learned.ROCAUC)
 	}
+	// A fold as an earlier version kept it, without metrics or scores,
+	// merges: no ROC-AUC for it, the rest from its predictions.
+	back.Folds[2].Scores, back.Folds[2].BalancedAccuracy, back.Folds[2].ROCAUC = nil, 0, 0
+	old, err := Merge(w.Labels, w.Classes, back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auc := old.Learned.ROCAUC; auc.Undefined != 1 || !math.IsNaN(float64(auc.PerFold[2])) || auc.PerFold[1] != rep.Learned.ROCAUC.PerFold[1] ||
+		!reflect.DeepEqual(old.Learned.BalancedAccuracy, rep.Learned.BalancedAccuracy) {
+		t.Errorf("a fold without scores: ROC-AUC %+v, balanced accuracy %+v", auc, old.Learned.BalancedAccuracy)
+	}
 }
 
 // TestFoldMetricsThreeClasses: the toy graphs relabelled into three
