@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -256,5 +257,9 @@ func TestMergePredictions(t *testing.T) {
 	code, _, stderr := wkpi(t, append(append([]string{"eval"}, args...), "-predictions", merged, "-shard", "0/2", "-out", filepath.Join(dir, "p.json"))...)
 	if code != 1 || !strings.Contains(stderr, "-predictions does not combine with -shard") {
 		t.Errorf("-predictions with -shard: exit %d, %q", code, stderr)
+	}
+	// wkpi slurm checks its eval flags before it submits shards.
+	if err := checkEvalArgs(context.Background(), append(args, "-predictions", merged)); err == nil || !strings.Contains(err.Error(), "wkpi merge -predictions") {
+		t.Errorf("slurm's check of -predictions: %v", err)
 	}
 }
