@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -74,19 +75,23 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return json.NewEncoder(stdout).Encode(res)
 }
 
-// printComparison writes the table: accuracy ± std (%), time, and the
-// paired tests against WKPI over the folds.
+// printComparison writes the table: accuracy ± std (%), ROC-AUC ± std,
+// time, and the paired tests against WKPI over the folds.
 func printComparison(w io.Writer, res compare.Result, folds int) {
 	fmt.Fprintf(w, "%s, %d-fold cross-validation, the same folds for every method\n", res.Dataset, folds)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\taccuracy %\tseconds\tmean diff vs WKPI\tWilcoxon p\tpaired t p\t")
+	fmt.Fprintln(tw, "method\taccuracy %\tROC-AUC\tseconds\tmean diff vs WKPI\tWilcoxon p\tpaired t p\t")
 	for _, m := range res.Methods {
 		diff, wp, tp := "", "", ""
 		if m.Paired != nil {
 			mean, _ := crossval.MeanStd(m.Paired.Differences)
 			diff, wp, tp = fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("%.3f", m.Paired.WilcoxonP), fmt.Sprintf("%.3f", m.Paired.TP)
 		}
-		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%.1f\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, m.Seconds, diff, wp, tp)
+		auc := fixed(m.ROCAUC, 3) + " ± " + fixed(m.ROCAUCStd, 3)
+		if math.IsNaN(float64(m.ROCAUC)) {
+			auc = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%s\t%.1f\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, auc, m.Seconds, diff, wp, tp)
 	}
 	tw.Flush()
 }

@@ -44,10 +44,12 @@ func TestCompareJSON(t *testing.T) {
 		Std   float64   `json:"accuracy_std"`
 		Folds []float64 `json:"folds"`
 		Secs  *float64  `json:"seconds"`
+		AUC   float64   `json:"roc_auc_mean"`
+		AUCs  []float64 `json:"roc_auc_folds"`
 	}
 	ms := make([]method, 3)
 	for i, m := range raw.Methods {
-		for _, key := range []string{"name", "accuracy_mean", "accuracy_std", "folds", "seconds"} {
+		for _, key := range []string{"name", "accuracy_mean", "accuracy_std", "folds", "seconds", "roc_auc_mean", "roc_auc_std", "roc_auc_folds"} {
 			if _, ok := m[key]; !ok {
 				t.Errorf("method %d lacks %q", i, key)
 			}
@@ -65,6 +67,11 @@ func TestCompareJSON(t *testing.T) {
 		if mean, std := crossval.MeanStd(ms[i].Folds); math.Abs(mean-ms[i].Mean) > 1e-12 || math.Abs(std-ms[i].Std) > 1e-12 {
 			t.Errorf("%s: mean %g std %g, folds give %g and %g", ms[i].Name, ms[i].Mean, ms[i].Std, mean, std)
 		}
+	}
+	// Majority scores every graph alike: ROC-AUC 1/2; the SVMs' scores
+	// rank MUTAG's classes well.
+	if ms[0].AUC != 0.5 || len(ms[0].AUCs) != 5 || ms[1].AUC < 0.7 || ms[2].AUC < 0.7 || !strings.Contains(stdout, "ROC-AUC") {
+		t.Errorf("ROC-AUC: majority %g %v, PI-linear %g, WL %g", ms[0].AUC, ms[0].AUCs, ms[1].AUC, ms[2].AUC)
 	}
 	if ms[0].Name != "majority" || ms[1].Name != "PI-linear" || ms[2].Name != "WL" {
 		t.Errorf("methods %s, %s, %s; want the order asked", ms[0].Name, ms[1].Name, ms[2].Name)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,13 +23,23 @@ import (
 	"wkpi-web/core/tu"
 )
 
-// evalFlags registers the flags of `wkpi eval`: every setting and
-// -shard. slurm checks its eval flags with the same registration.
-func evalFlags(stderr io.Writer) (*settingsFlags, *string) {
+// evalOwn are the flags of `wkpi eval` beyond the settings.
+type evalOwn struct {
+	shard       string // -shard i/N
+	predictions string // -predictions FILE.csv
+}
+
+// evalFlags registers the flags of `wkpi eval`: every setting, -shard
+// and -predictions. slurm checks its eval flags with the same
+// registration.
+func evalFlags(stderr io.Writer) (*settingsFlags, *evalOwn) {
 	c := newSettingsFlags("eval", stderr, spec.Groups())
-	var shardText string
+	var own evalOwn
+	c.own(spec.GroupOutput, func(fs *flag.FlagSet) {
+		fs.StringVar(&own.predictions, "predictions", "", "write the out-of-fold predictions to this CSV file: index,name,fold,true,predicted,score (and the unlearned SVM's), one row per graph")
+	})
 	c.own(spec.GroupScale, func(fs *flag.FlagSet) {
-		fs.StringVar(&shardText, "shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out, for wkpi merge")
+		fs.StringVar(&own.shard, "shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out, for wkpi merge")
 	})
 	c.examples = []string{
 		"wkpi eval -data data/MUTAG                              # the defaults",
@@ -38,21 +49,24 @@ func evalFlags(stderr io.Writer) (*settingsFlags, *string) {
 		"wkpi eval -data data/MUTAG -extra none -auto=false -svm-choice=false   # one descriptor, unit images, WKPI kernel, C 100",
 		"wkpi eval -data data/MUTAG -split scaffold             # each molecular scaffold whole in one fold",
 	}
-	return c, &shardText
+	return c, &own
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, shardText := evalFlags(stderr)
+	c, own := evalFlags(stderr)
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
-	shard, err := shardFor(*shardText, c.out)
+	shard, err := shardFor(own.shard, c.out)
 	if err != nil {
 		return err
 	}
 	if u.Spec.Labels && shard != nil {
 		return fmt.Errorf("-labels does not combine with -shard yet")
+	}
+	if own.predictions != "" && shard != nil && shard.Count > 1 {
+		return fmt.Errorf("-predictions does not combine with -shard: wkpi merge -predictions writes them from the parts")
 	}
 	groups, err := c.groups(u, ds, stdout)
 	if err != nil {
@@ -105,6 +119,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		reports = append(reports, rep)
 	}
+	if own.predictions != "" {
+		if err := writePredictions(own.predictions, ds, reports); err != nil {
+			return err
+		}
+	}
 	if shard != nil {
 		return saveShard(c.out, u, ds, *shard, reports, stdout)
 	}
@@ -119,14 +138,47 @@ func svmKernel(gauss float64) string {
 	return "wkpi"
 }
 
+// metricOf reads one metric's summary from a report's learned or
+// unlearned side.
+type metricOf func(eval.Report) crossval.Summary
+
+// overRepeats combines a metric over repeats as the accuracy is: the
+// mean of the repeats' means, with the spread of those means, or with one
+// repeat its spread over the folds; the values of every fold of every
+// repeat; and how many folds had none (undefined, left out of the means).
+func overRepeats(reports []eval.Report, of metricOf) (mean, std crossval.Metric, folds []crossval.Metric, undefined int) {
+	var means []float64
+	for _, rep := range reports {
+		s := of(rep)
+		folds = append(folds, s.PerFold...)
+		undefined += s.Undefined
+		means = append(means, float64(s.Mean))
+	}
+	all := crossval.Summarize(means)
+	mean, std = all.Mean, all.Std
+	if len(reports) == 1 {
+		std = of(reports[0]).Std
+	}
+	return mean, std, folds, undefined
+}
+
+// fixed prints a metric with the given decimals, "-" when undefined.
+func fixed(m crossval.Metric, decimals int) string {
+	if math.IsNaN(float64(m)) {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(m), 'f', decimals, 64)
+}
+
 func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []eval.Report) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\tsvm kernel\titerations\tlearned\tunlearned\t")
+	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\tsvm kernel\titerations\tlearned\tunlearned\tbal learned\tbal unlearned\tAUC learned\tAUC unlearned\t")
 	var accs, base, all []float64
 	var secs float64
 	for r, rep := range reports {
 		for f, fold := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%s\t%d\t%.3f\t%.3f\t\n", r, f, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, svmKernel(fold.Config.Gauss), fold.Trace.Iterations, fold.Accuracy, fold.Baseline)
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t\n", r, f, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, svmKernel(fold.Config.Gauss), fold.Trace.Iterations,
+				fold.Accuracy, fold.Baseline, fold.BalancedAccuracy, fold.BaselineBalancedAccuracy, fixed(fold.ROCAUC, 3), fixed(fold.BaselineROCAUC, 3))
 			all = append(all, fold.Accuracy)
 		}
 		accs = append(accs, rep.Learned.Accuracy)
@@ -139,8 +191,32 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 	if len(reports) == 1 {
 		std, bstd = reports[0].Learned.Std, reports[0].Baseline.Std
 	}
+	learned := func(of func(crossval.Result) crossval.Summary) metricOf {
+		return func(r eval.Report) crossval.Summary { return of(r.Learned) }
+	}
+	unlearned := func(of func(crossval.Result) crossval.Summary) metricOf {
+		return func(r eval.Report) crossval.Summary { return of(r.Baseline) }
+	}
+	auc := func(r crossval.Result) crossval.Summary { return r.ROCAUC }
+	bal := func(r crossval.Result) crossval.Summary { return r.BalancedAccuracy }
+	f1 := func(r crossval.Result) crossval.Summary { return r.F1Macro }
+	aucMean, aucStd, aucFolds, aucUndefined := overRepeats(reports, learned(auc))
+	baucMean, baucStd, baucFolds, _ := overRepeats(reports, unlearned(auc))
+	balMean, balStd, balFolds, _ := overRepeats(reports, learned(bal))
+	bbalMean, bbalStd, bbalFolds, _ := overRepeats(reports, unlearned(bal))
+	f1Mean, f1Std, f1Folds, _ := overRepeats(reports, learned(f1))
+	bf1Mean, bf1Std, bf1Folds, _ := overRepeats(reports, unlearned(f1))
+
 	fmt.Fprintf(stdout, "\n%s (%s protocol), %s: accuracy %.1f ± %.1f %% with the learned weight function, %.1f ± %.1f %% with the initial one\n",
 		ds.Name, reports[0].Protocol, mode, 100*mean, 100*std, 100*bmean, 100*bstd)
+	pct := func(m crossval.Metric) crossval.Metric { return 100 * m }
+	fmt.Fprintf(stdout, "ROC-AUC %s ± %s learned, %s ± %s unlearned; balanced accuracy %s ± %s %% learned, %s ± %s %% unlearned; macro F1 %s ± %s learned, %s ± %s unlearned\n",
+		fixed(aucMean, 3), fixed(aucStd, 3), fixed(baucMean, 3), fixed(baucStd, 3),
+		fixed(pct(balMean), 1), fixed(pct(balStd), 1), fixed(pct(bbalMean), 1), fixed(pct(bbalStd), 1),
+		fixed(f1Mean, 3), fixed(f1Std, 3), fixed(bf1Mean, 3), fixed(bf1Std, 3))
+	if aucUndefined > 0 {
+		fmt.Fprintf(stdout, "ROC-AUC undefined in %d of %d folds (their test graphs are of one class), left out of its mean\n", aucUndefined, len(all))
+	}
 	// Learned against unlearned, fold by fold (all repeats): does learning pay?
 	var allBase []float64
 	for _, rep := range reports {
@@ -177,6 +253,10 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 	for i, row := range reports[0].Learned.Confusion {
 		fmt.Fprintf(stdout, "  %6s %v\n", ds.Classes[i], row)
 	}
+	// The JSON line: the existing keys first, unchanged; then the other
+	// metrics of the learned SVM and, prefixed baseline_, of the unlearned
+	// one: mean, std (as accuracy_mean and accuracy_std) and every fold's
+	// value (as folds); undefined ROC-AUCs are null.
 	line := struct {
 		Dataset  string    `json:"dataset"`
 		Protocol string    `json:"protocol"`
@@ -190,7 +270,32 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		Seconds  float64   `json:"seconds"`
 		PairedT  float64   `json:"paired_t_p"`
 		Wilcoxon float64   `json:"wilcoxon_p"`
-	}{ds.Name, reports[0].Protocol, mode, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP}
+
+		ROCAUCMean        crossval.Metric   `json:"roc_auc_mean"`
+		ROCAUCStd         crossval.Metric   `json:"roc_auc_std"`
+		ROCAUCFolds       []crossval.Metric `json:"roc_auc_folds"`
+		ROCAUCUndefined   int               `json:"roc_auc_undefined"`
+		BalancedMean      crossval.Metric   `json:"balanced_accuracy_mean"`
+		BalancedStd       crossval.Metric   `json:"balanced_accuracy_std"`
+		BalancedFolds     []crossval.Metric `json:"balanced_accuracy_folds"`
+		F1Mean            crossval.Metric   `json:"f1_macro_mean"`
+		F1Std             crossval.Metric   `json:"f1_macro_std"`
+		F1Folds           []crossval.Metric `json:"f1_macro_folds"`
+		BaseAccFolds      []float64         `json:"baseline_accuracy_folds"`
+		BaseROCAUCMean    crossval.Metric   `json:"baseline_roc_auc_mean"`
+		BaseROCAUCStd     crossval.Metric   `json:"baseline_roc_auc_std"`
+		BaseROCAUCFolds   []crossval.Metric `json:"baseline_roc_auc_folds"`
+		BaseBalancedMean  crossval.Metric   `json:"baseline_balanced_accuracy_mean"`
+		BaseBalancedStd   crossval.Metric   `json:"baseline_balanced_accuracy_std"`
+		BaseBalancedFolds []crossval.Metric `json:"baseline_balanced_accuracy_folds"`
+		BaseF1Mean        crossval.Metric   `json:"baseline_f1_macro_mean"`
+		BaseF1Std         crossval.Metric   `json:"baseline_f1_macro_std"`
+		BaseF1Folds       []crossval.Metric `json:"baseline_f1_macro_folds"`
+	}{
+		ds.Name, reports[0].Protocol, mode, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP,
+		aucMean, aucStd, aucFolds, aucUndefined, balMean, balStd, balFolds, f1Mean, f1Std, f1Folds,
+		allBase, baucMean, baucStd, baucFolds, bbalMean, bbalStd, bbalFolds, bf1Mean, bf1Std, bf1Folds,
+	}
 	return json.NewEncoder(stdout).Encode(line)
 }
 

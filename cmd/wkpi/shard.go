@@ -154,11 +154,12 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "also write the merged reports (one per repeat) as JSON to this file")
+	predictions := fs.String("predictions", "", "also write the out-of-fold predictions to this CSV file, as wkpi eval -predictions")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return errors.New("usage: wkpi merge [-out report.json] part-*.json")
+		return errors.New("usage: wkpi merge [-out report.json] [-predictions p.csv] part-*.json")
 	}
 	id, reports, err := mergeFiles(fs.Args())
 	if err != nil {
@@ -173,7 +174,13 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	return printReports(stdout, &graph.Dataset{Name: id.Dataset, Classes: id.Classes}, id.Features.Mode(), reports)
+	ds := &graph.Dataset{Name: id.Dataset, Classes: id.Classes, Labels: id.Labels}
+	if *predictions != "" {
+		if err := writePredictions(*predictions, ds, reports); err != nil {
+			return err
+		}
+	}
+	return printReports(stdout, ds, id.Features.Mode(), reports)
 }
 
 // saveShard writes a shard's reports to out as a part. The whole run as

@@ -112,9 +112,12 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // the dataset once before anything is submitted, so that a typo fails
 // here and not in N jobs.
 func checkEvalArgs(ctx context.Context, args []string) error {
-	c, _ := evalFlags(io.Discard)
+	c, own := evalFlags(io.Discard)
 	if _, _, err := parseDataset(c, args); err != nil {
 		return fmt.Errorf("eval flags: %w", err)
+	}
+	if own.predictions != "" {
+		return fmt.Errorf("eval flags: -predictions does not combine with the shards: run wkpi merge -predictions FILE.csv on their parts")
 	}
 	return ctx.Err()
 }

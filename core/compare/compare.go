@@ -86,6 +86,15 @@ type Method struct {
 	Accuracy float64   `json:"accuracy_mean"`
 	Std      float64   `json:"accuracy_std"` // population standard deviation over folds
 	Folds    []float64 `json:"folds"`
+	// ROCAUC and ROCAUCStd are the mean and population standard
+	// deviation of ROCAUCFolds, the ROC-AUC of every outer fold
+	// (crossval.ROCAUC) from the SVM's per-class scores
+	// (svm.Model.Scores); majority scores every graph alike, so its
+	// ROC-AUC is 1/2. A fold whose test graphs are of one class has none
+	// (NaN, null in JSON) and is left out of the mean.
+	ROCAUC      crossval.Metric   `json:"roc_auc_mean"`
+	ROCAUCStd   crossval.Metric   `json:"roc_auc_std"`
+	ROCAUCFolds []crossval.Metric `json:"roc_auc_folds"`
 	// Seconds is the method's wall time, its own matrices included
 	// (WKPI and WKPI-init come from one run and both report its time);
 	// the shared diagrams and images are not counted.
@@ -162,20 +171,20 @@ func Pair(res *Result) error {
 func RunMethod(ctx context.Context, d *Data, name string, o Options, prog progress.Func) (Method, error) {
 	start := time.Now()
 	var (
-		folds  []float64
+		res    crossval.Result
 		chosen []string
 		err    error
 	)
 	secs := -1.0
 	switch name {
 	case WKPI, WKPIInit, AltWKPI:
-		folds, chosen, secs, err = d.runWKPI(ctx, name, o, prog)
+		res, chosen, secs, err = d.runWKPI(ctx, name, o, prog)
 	case Majority:
-		folds, err = d.runMajority(ctx, o, prog)
+		res, err = d.runMajority(ctx, o, prog)
 	default:
 		var cells []cell
 		if cells, err = d.cells(ctx, name, o, prog); err == nil {
-			folds, chosen, err = d.nested(ctx, cells, o, prog)
+			res, chosen, err = d.nested(ctx, cells, o, prog)
 		}
 	}
 	if err != nil {
@@ -184,7 +193,8 @@ func RunMethod(ctx context.Context, d *Data, name string, o Options, prog progre
 	if secs < 0 {
 		secs = time.Since(start).Seconds()
 	}
-	m := Method{Name: name, Folds: folds, Chosen: chosen, Seconds: secs}
-	m.Accuracy, m.Std = crossval.MeanStd(folds)
+	m := Method{Name: name, Folds: res.PerFold, Chosen: chosen, Seconds: secs,
+		ROCAUC: res.ROCAUC.Mean, ROCAUCStd: res.ROCAUC.Std, ROCAUCFolds: res.ROCAUC.PerFold}
+	m.Accuracy, m.Std = crossval.MeanStd(res.PerFold)
 	return m, nil
 }

@@ -59,6 +59,14 @@ func plainMedian(d [][]float64, train []int) float64 {
 // plainAccuracy trains an SVM on the explicit Gram matrix of kernel k
 // and returns its accuracy on test.
 func plainAccuracy(t *testing.T, labels []int, k func(i, j int) float64, train, test []int, c float64) float64 {
+	acc, _ := plainScores(t, labels, k, train, test, c)
+	return acc
+}
+
+// plainScores is plainAccuracy with the binary ROC-AUC on test, counted
+// over all (class 1, class 0) pairs of the score of class 1, minus the
+// SVM's decision value (positive for class 0), ties one half.
+func plainScores(t *testing.T, labels []int, k func(i, j int) float64, train, test []int, c float64) (float64, float64) {
 	gram := make([][]float64, len(train))
 	y := make([]int, len(train))
 	for a, i := range train {
@@ -73,7 +81,8 @@ func plainAccuracy(t *testing.T, labels []int, k func(i, j int) float64, train, 
 		t.Fatal(err)
 	}
 	right := 0
-	for _, i := range test {
+	score := make([]float64, len(test))
+	for a, i := range test {
 		row := make([]float64, len(train))
 		for b, j := range train {
 			row[b] = k(i, j)
@@ -81,8 +90,23 @@ func plainAccuracy(t *testing.T, labels []int, k func(i, j int) float64, train, 
 		if m.Predict(row) == labels[i] {
 			right++
 		}
+		score[a] = -m.Decision(row)[0]
 	}
-	return float64(right) / float64(len(test))
+	var wins, pairs float64
+	for a, i := range test {
+		for b, j := range test {
+			if labels[i] != 1 || labels[j] != 0 {
+				continue
+			}
+			pairs++
+			if score[a] > score[b] {
+				wins++
+			} else if score[a] == score[b] {
+				wins += 0.5
+			}
+		}
+	}
+	return float64(right) / float64(len(test)), wins / pairs
 }
 
 func split(idx, folds []int, f int) (train, test []int) {
@@ -130,8 +154,12 @@ func TestNestedMatchesPlainLoop(t *testing.T) {
 		}
 	}
 	kern := func(train []int, s float64) func(i, j int) float64 {
-		m := plainMedian(dist, train)
-		return func(i, j int) float64 { return math.Exp(-dist[i][j] / (s * m)) }
+		// exp(-t d) with t = 1 / (s m), rounded as the method rounds
+		// it: an ulp in the kernel can move the SVM's stopping point
+		// within its tolerance, which accuracy shrugs off and a
+		// ROC-AUC's close ranks do not.
+		rate := 1 / (s * plainMedian(dist, train))
+		return func(i, j int) float64 { return math.Exp(-rate * dist[i][j]) }
 	}
 	all := make([]int, len(d.Labels))
 	for i := range all {
@@ -164,10 +192,20 @@ func TestNestedMatchesPlainLoop(t *testing.T) {
 				}
 			}
 		}
-		want := plainAccuracy(t, d.Labels, kern(train, bestS), train, test, bestC)
+		want, auc := plainScores(t, d.Labels, kern(train, bestS), train, test, bestC)
 		if math.Abs(got.Folds[f]-want) > 1e-12 {
 			t.Errorf("fold %d: accuracy %g, plain loop %g (scale %g, C %g; chose %s)", f, got.Folds[f], want, bestS, bestC, got.Chosen[f])
 		}
+		if math.Abs(float64(got.ROCAUCFolds[f])-auc) > 1e-12 {
+			t.Errorf("fold %d: ROC-AUC %g, plain loop %g", f, got.ROCAUCFolds[f], auc)
+		}
+	}
+	var aucs []float64
+	for _, a := range got.ROCAUCFolds {
+		aucs = append(aucs, float64(a))
+	}
+	if mean, std := crossval.MeanStd(aucs); float64(got.ROCAUC) != mean || float64(got.ROCAUCStd) != std || mean < 0.7 {
+		t.Errorf("ROC-AUC %g ± %g, folds give %g ± %g", got.ROCAUC, got.ROCAUCStd, mean, std)
 	}
 }
 
@@ -197,6 +235,12 @@ func TestMajority(t *testing.T) {
 		if want := float64(best) / float64(n); math.Abs(m.Folds[f]-want) > 1e-15 {
 			t.Errorf("fold %d: %g, majority rate %g", f, m.Folds[f], want)
 		}
+		if m.ROCAUCFolds[f] != 0.5 {
+			t.Errorf("fold %d: ROC-AUC %g, want 1/2 (every graph scores alike)", f, m.ROCAUCFolds[f])
+		}
+	}
+	if m.ROCAUC != 0.5 || m.ROCAUCStd != 0 {
+		t.Errorf("ROC-AUC %g ± %g, want 0.5 ± 0", m.ROCAUC, m.ROCAUCStd)
 	}
 }
 
@@ -322,6 +366,12 @@ func TestWKPIPair(t *testing.T) {
 	}
 	if !(w.Accuracy > res.Methods[0].Accuracy) {
 		t.Errorf("WKPI %.3f does not beat the majority class %.3f on MUTAG", w.Accuracy, res.Methods[0].Accuracy)
+	}
+	// WKPI's and WKPI-init's ROC-AUCs are the eval report's.
+	rep := d.reports[d.wkpiKey(o, false)]
+	if !reflect.DeepEqual(w.ROCAUCFolds, rep.Learned.ROCAUC.PerFold) || !reflect.DeepEqual(init.ROCAUCFolds, rep.Baseline.ROCAUC.PerFold) ||
+		w.ROCAUC != rep.Learned.ROCAUC.Mean || init.ROCAUCStd != rep.Baseline.ROCAUC.Std || len(w.ROCAUCFolds) != 5 || w.ROCAUC < 0.8 {
+		t.Errorf("WKPI ROC-AUC %v (%g), WKPI-init %v; eval's %+v, %+v", w.ROCAUCFolds, w.ROCAUC, init.ROCAUCFolds, rep.Learned.ROCAUC, rep.Baseline.ROCAUC)
 	}
 }
 

@@ -6,7 +6,10 @@
 // stratified folds split with seed + fold + 1, best mean inner accuracy,
 // ties to the first cell), and a paired test of every method against WKPI
 // over the outer folds (Pair: Wilcoxon signed-rank and paired t,
-// crossval.Compare).
+// crossval.Compare). Beside accuracy every method reports its ROC-AUC
+// over the outer folds (Method.ROCAUC), from the final SVM's per-class
+// scores (svm.Model.Scores, as WKPI's in core/eval); majority scores
+// every graph alike, so its ROC-AUC is 1/2.
 //
 // # Methods
 //

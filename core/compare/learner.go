@@ -24,9 +24,10 @@ type source func(ctx context.Context, train []int) (fitted, error)
 // svmLearner is a C-SVC on a source's precomputed kernel, an
 // crossval.Learner for crossval.Nested and crossval.CrossValidate.
 type svmLearner struct {
-	labels []int
-	c      float64
-	src    source
+	labels  []int
+	classes int
+	c       float64
+	src     source
 }
 
 func (l svmLearner) Fit(ctx context.Context, train []int) (crossval.Predictor, error) {
@@ -42,24 +43,32 @@ func (l svmLearner) Fit(ctx context.Context, train []int) (crossval.Predictor, e
 	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 		return nil, err
 	}
-	return svmPredictor{k: k, m: m}, nil
+	return svmPredictor{k: k, m: m, classes: l.classes}, nil
 }
 
+// svmPredictor is a crossval.Scorer: its scores are svm.Model.Scores,
+// as WKPI's in core/eval.
 type svmPredictor struct {
-	k fitted
-	m *svm.Model
+	k       fitted
+	m       *svm.Model
+	classes int
 }
 
 func (p svmPredictor) Predict(ctx context.Context, test []int) ([]int, error) {
+	pred, _, err := p.Scores(ctx, test)
+	return pred, err
+}
+
+func (p svmPredictor) Scores(ctx context.Context, test []int) ([]int, [][]float64, error) {
 	rows, err := p.k.cross(ctx, test)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	pred := make([]int, len(test))
+	pred, scores := make([]int, len(test)), make([][]float64, len(test))
 	for i, r := range rows {
-		pred[i] = p.m.Predict(r)
+		pred[i], scores[i] = p.m.Predict(r), p.m.Scores(r, p.classes)
 	}
-	return pred, nil
+	return pred, scores, nil
 }
 
 // block is a kernel k(i, j) defined on all samples, fixed on a training

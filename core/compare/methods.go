@@ -24,7 +24,7 @@ func (d *Data) wkpiKey(o Options, alt bool) string {
 // the learned or the initial weight function's folds from the report, so
 // that WKPI and WKPI-init come from one run on the same folds. The time
 // is that run's.
-func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progress.Func) ([]float64, []string, float64, error) {
+func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progress.Func) (crossval.Result, []string, float64, error) {
 	alt := name == AltWKPI
 	key := d.wkpiKey(o, alt)
 	rep, ok := d.reports[key]
@@ -48,7 +48,7 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 			rep, err = d.wkpi.CrossValidate(ctx, cfg, plan, prog)
 		}
 		if err != nil {
-			return nil, nil, 0, err
+			return crossval.Result{}, nil, 0, err
 		}
 		d.reports[key] = rep
 	}
@@ -61,16 +61,21 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 		chosen = append(chosen, cell)
 	}
 	if name == WKPIInit {
-		return rep.Baseline.PerFold, chosen, rep.Seconds, nil
+		return rep.Baseline, chosen, rep.Seconds, nil
 	}
-	return rep.Learned.PerFold, chosen, rep.Seconds, nil
+	return rep.Learned, chosen, rep.Seconds, nil
 }
 
 // majorityLearner predicts the most frequent class of its training set
 // (the smallest such class on ties).
-type majorityLearner struct{ labels []int }
+type majorityLearner struct {
+	labels  []int
+	classes int
+}
 
-type constant int
+// constant predicts one class for every sample and scores it 1, the
+// other classes 0: every sample scores alike, so its ROC-AUC is 1/2.
+type constant struct{ class, classes int }
 
 func (l majorityLearner) Fit(_ context.Context, train []int) (crossval.Predictor, error) {
 	count := map[int]int{}
@@ -82,24 +87,29 @@ func (l majorityLearner) Fit(_ context.Context, train []int) (crossval.Predictor
 			best = c
 		}
 	}
-	return constant(best), nil
+	return constant{best, l.classes}, nil
 }
 
-func (c constant) Predict(_ context.Context, test []int) ([]int, error) {
-	out := make([]int, len(test))
+func (c constant) Predict(ctx context.Context, test []int) ([]int, error) {
+	out, _, err := c.Scores(ctx, test)
+	return out, err
+}
+
+func (c constant) Scores(_ context.Context, test []int) ([]int, [][]float64, error) {
+	out, scores := make([]int, len(test)), make([][]float64, len(test))
 	for i := range out {
-		out[i] = int(c)
+		out[i], scores[i] = c.class, make([]float64, c.classes)
+		scores[i][c.class] = 1
 	}
-	return out, nil
+	return out, scores, nil
 }
 
-func (d *Data) runMajority(ctx context.Context, o Options, prog progress.Func) ([]float64, error) {
+func (d *Data) runMajority(ctx context.Context, o Options, prog progress.Func) (crossval.Result, error) {
 	folds, err := crossval.StratifiedKFold(d.Labels, o.Folds, o.Seed)
 	if err != nil {
-		return nil, err
+		return crossval.Result{}, err
 	}
-	r, err := crossval.CrossValidate(ctx, d.Labels, folds, o.Folds, majorityLearner{d.Labels}, prog)
-	return r.PerFold, err
+	return crossval.CrossValidate(ctx, d.Labels, folds, o.Folds, majorityLearner{d.Labels, d.Classes}, prog)
 }
 
 // cell is one point of a method's grid apart from C: its parameters and
@@ -110,8 +120,8 @@ type cell struct {
 }
 
 // nested chooses a cell and C per outer fold by inner CV (crossval.Nested)
-// and returns the outer folds' accuracies and choices.
-func (d *Data) nested(ctx context.Context, cells []cell, o Options, prog progress.Func) ([]float64, []string, error) {
+// and returns the outer folds' result and choices.
+func (d *Data) nested(ctx context.Context, cells []cell, o Options, prog progress.Func) (crossval.Result, []string, error) {
 	var grid []crossval.Params
 	byKey := map[string]source{}
 	for _, c := range cells {
@@ -131,17 +141,17 @@ func (d *Data) nested(ctx context.Context, cells []cell, o Options, prog progres
 				rest[k] = v
 			}
 		}
-		return svmLearner{labels: d.Labels, c: p["C"], src: byKey[rest.String()]}
+		return svmLearner{labels: d.Labels, classes: d.Classes, c: p["C"], src: byKey[rest.String()]}
 	}
 	r, err := crossval.Nested(ctx, d.Labels, o.Folds, o.Inner, grid, newLearner, o.Seed, prog)
 	if err != nil {
-		return nil, nil, err
+		return crossval.Result{}, nil, err
 	}
 	chosen := make([]string, len(r.Chosen))
 	for i, p := range r.Chosen {
 		chosen[i] = p.String()
 	}
-	return r.PerFold, chosen, nil
+	return r.Result, chosen, nil
 }
 
 // cells builds a method's grid (without C) and the matrices it needs.

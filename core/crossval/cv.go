@@ -22,12 +22,28 @@ type Predictor interface {
 	Predict(ctx context.Context, test []int) ([]int, error)
 }
 
+// Scorer is a Predictor that also scores every class: Scores returns
+// the predicted labels and, per test sample, one score per class of the
+// dataset (higher: more likely that class), the input of ROCAUC. The
+// cross-validations use it, when a Predictor has it, for the ROC-AUC of
+// every fold; without it the ROC-AUC is undefined (NaN).
+type Scorer interface {
+	Predictor
+	Scores(ctx context.Context, test []int) (pred []int, scores [][]float64, err error)
+}
+
 // Result summarises one cross-validation.
 type Result struct {
 	// Accuracy and Std are the mean and population standard deviation
 	// of PerFold, the accuracy on each test fold.
 	Accuracy, Std float64
 	PerFold       []float64
+	// ROCAUC, BalancedAccuracy and F1Macro are those metrics on each
+	// test fold (Evaluate) and their mean and population standard
+	// deviation; a fold whose test set holds one class (or whose
+	// Predictor is no Scorer) has no ROC-AUC and is left out of its mean,
+	// counted in ROCAUC.Undefined.
+	ROCAUC, BalancedAccuracy, F1Macro Summary
 	// Confusion pools all test predictions, [true][predicted].
 	Confusion [][]int
 	// Predictions[i] is the label predicted for sample i when its fold
@@ -85,6 +101,7 @@ func crossValidate(ctx context.Context, labels, subset, folds []int, nFolds int,
 	}
 	train, test := Split(subset, folds, nFolds)
 	r := Result{PerFold: make([]float64, nFolds), Predictions: make([]int, len(labels))}
+	aucs, bals, f1s := make([]float64, nFolds), make([]float64, nFolds), make([]float64, nFolds)
 	for i := range r.Predictions {
 		r.Predictions[i] = -1
 	}
@@ -99,7 +116,13 @@ func crossValidate(ctx context.Context, labels, subset, folds []int, nFolds int,
 		if err != nil {
 			return Result{}, fmt.Errorf("crossval: fold %d: fit: %w", f, err)
 		}
-		pred, err := p.Predict(ctx, test[f])
+		var pred []int
+		var scores [][]float64
+		if sc, ok := p.(Scorer); ok {
+			pred, scores, err = sc.Scores(ctx, test[f])
+		} else {
+			pred, err = p.Predict(ctx, test[f])
+		}
 		if err != nil {
 			return Result{}, fmt.Errorf("crossval: fold %d: predict: %w", f, err)
 		}
@@ -107,15 +130,18 @@ func crossValidate(ctx context.Context, labels, subset, folds []int, nFolds int,
 		for i, s := range test[f] {
 			truth[i] = labels[s]
 		}
-		if r.PerFold[f], err = Accuracy(pred, truth); err != nil {
+		m, err := Evaluate(pred, truth, scores)
+		if err != nil {
 			return Result{}, fmt.Errorf("crossval: fold %d: %w", f, err)
 		}
+		r.PerFold[f], aucs[f], bals[f], f1s[f] = m.Accuracy, float64(m.ROCAUC), m.BalancedAccuracy, m.F1Macro
 		for i, s := range test[f] {
 			r.Predictions[s] = pred[i]
 		}
 		done(f + 1)
 	}
 	r.Accuracy, r.Std = MeanStd(r.PerFold)
+	r.ROCAUC, r.BalancedAccuracy, r.F1Macro = Summarize(aucs), Summarize(bals), Summarize(f1s)
 	return r, nil
 }
 

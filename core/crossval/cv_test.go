@@ -224,3 +224,54 @@ func TestCrossValidateErrors(t *testing.T) {
 		t.Error("Nested with empty grid: no error")
 	}
 }
+
+// scoredLine predicts class 1 above 0.5 and scores class 1 by x (class
+// 0 by -x): a Scorer.
+type scoredLine struct{ x []float64 }
+
+func (l scoredLine) Fit(context.Context, []int) (Predictor, error) { return l, nil }
+
+func (l scoredLine) Predict(ctx context.Context, test []int) ([]int, error) {
+	pred, _, err := l.Scores(ctx, test)
+	return pred, err
+}
+
+func (l scoredLine) Scores(_ context.Context, test []int) ([]int, [][]float64, error) {
+	pred, scores := make([]int, len(test)), make([][]float64, len(test))
+	for i, s := range test {
+		if l.x[s] > 0.5 {
+			pred[i] = 1
+		}
+		scores[i] = []float64{-l.x[s], l.x[s]}
+	}
+	return pred, scores, nil
+}
+
+// Worked by hand on the folds of TestCrossValidateMajority. Fold 0 tests
+// samples 0 and 3, both class 0: no ROC-AUC, both predicted 0 (balanced
+// accuracy and F1 1). Fold 1 tests x 0.7 (class 0) and 0.9 (class 1):
+// AUC 1, both predicted 1: recalls 0 and 1, F1 0 and 2/3. Fold 2 tests
+// 0.3 (class 0) and 0.4 (class 1): AUC 1, both predicted 0: recalls 1
+// and 0, F1 2/3 and 0. A Predictor without scores has no ROC-AUC.
+func TestCrossValidateMetrics(t *testing.T) {
+	labels := []int{0, 0, 0, 0, 1, 1}
+	folds := []int{0, 1, 2, 0, 1, 2}
+	r, err := CrossValidate(context.Background(), labels, folds, 3, scoredLine{[]float64{0.1, 0.7, 0.3, 0.2, 0.9, 0.4}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auc := r.ROCAUC
+	if !math.IsNaN(float64(auc.PerFold[0])) || auc.PerFold[1] != 1 || auc.PerFold[2] != 1 || auc.Mean != 1 || auc.Std != 0 || auc.Undefined != 1 {
+		t.Errorf("ROCAUC = %+v; want [NaN 1 1], mean 1, std 0, 1 undefined", auc)
+	}
+	if want := []Metric{1, 0.5, 0.5}; !reflect.DeepEqual(r.BalancedAccuracy.PerFold, want) || r.BalancedAccuracy.Undefined != 0 {
+		t.Errorf("BalancedAccuracy = %+v; want %v", r.BalancedAccuracy, want)
+	}
+	if f := r.F1Macro; f.PerFold[0] != 1 || math.Abs(float64(f.PerFold[1])-1.0/3) > 1e-15 || math.Abs(float64(f.Mean)-5.0/9) > 1e-15 {
+		t.Errorf("F1Macro = %+v; want [1 1/3 1/3], mean 5/9", f)
+	}
+	r, err = CrossValidate(context.Background(), labels, folds, 3, majority{labels}, nil)
+	if err != nil || r.ROCAUC.Undefined != 3 || !math.IsNaN(float64(r.ROCAUC.Mean)) {
+		t.Errorf("without scores: ROCAUC = %+v, %v; want all undefined", r.ROCAUC, err)
+	}
+}

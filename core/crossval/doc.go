@@ -7,6 +7,15 @@
 // paired tests of two methods' accuracies on the same folds (Compare:
 // Wilcoxon signed-rank and paired t, as scipy.stats computes them).
 //
+// Beyond accuracy, every fold gets the metrics scikit-learn reports for
+// unbalanced classes (Evaluate): balanced accuracy, macro F1 and ROC-AUC
+// (binary, or macro one-vs-rest for more classes), each defined as its
+// sklearn counterpart (see BalancedAccuracy, F1Macro, ROCAUC). ROC-AUC
+// needs scores, which a Predictor gives by being a Scorer; it is
+// undefined (NaN, a Metric, null in JSON) for a test set of one class,
+// and a Summary over folds averages the defined values and counts the
+// others.
+//
 // Learners see only sample indices into the caller's dataset and the
 // labels, so the package knows nothing of graphs, kernels or SVMs: of
 // this module it imports only core/progress. core/eval (WKPI, learned

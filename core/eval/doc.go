@@ -9,6 +9,14 @@
 // generic parts of the experiments (folds, accuracies, population
 // spreads, the median heuristic) are core/crossval's.
 //
+// Every fold keeps its test graphs' per-class SVM scores (Fold.Scores,
+// svm.Model.Scores) for the learned and the unlearned SVM: with two
+// classes the decision value of the positive class (the second), with
+// more scikit-learn's one-vs-rest shape of the one-vs-one votes. From
+// them and the predictions each fold gets, beside accuracy, ROC-AUC,
+// balanced accuracy and macro F1 (crossval.Evaluate), and a Report
+// their means and spreads over the folds (crossval.Summary).
+//
 // Protocols: WKPI.CrossValidate with one fixed Config; WKPI.Nested over a
 // Grid, every outer fold choosing its cell by inner CV on its training
 // graphs; WKPI.SelectByCost, the paper's second protocol (the cell of

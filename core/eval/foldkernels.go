@@ -125,17 +125,23 @@ func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
 	}
 	truth := w.truth(fold.Test)
 	var err error
-	if fold.Predicted, err = w.predict(ctx, ks, 0, fold.Config.C); err != nil {
+	if fold.Predicted, fold.Scores, err = w.scored(ctx, ks, 0, fold.Config.C); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
-	if fold.BaselinePredicted, err = w.predict(ctx, ks, 1, fold.Config.C); err != nil {
+	if fold.BaselinePredicted, fold.BaselineScores, err = w.scored(ctx, ks, 1, fold.Config.C); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
-	if fold.Accuracy, err = crossval.Accuracy(fold.Predicted, truth); err != nil {
-		return err
+	m, err := crossval.Evaluate(fold.Predicted, truth, fold.Scores)
+	if err != nil {
+		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
-	fold.Baseline, err = crossval.Accuracy(fold.BaselinePredicted, truth)
-	return err
+	b, err := crossval.Evaluate(fold.BaselinePredicted, truth, fold.BaselineScores)
+	if err != nil {
+		return fmt.Errorf("eval: fold %d: baseline: %w", fold.Index, err)
+	}
+	fold.Accuracy, fold.BalancedAccuracy, fold.F1Macro, fold.ROCAUC = m.Accuracy, m.BalancedAccuracy, m.F1Macro, m.ROCAUC
+	fold.Baseline, fold.BaselineBalancedAccuracy, fold.BaselineF1Macro, fold.BaselineROCAUC = b.Accuracy, b.BalancedAccuracy, b.F1Macro, b.ROCAUC
+	return nil
 }
 
 // chooseFor chooses cfg's SVM form and C (when cfg has an SVM grid) on

@@ -212,6 +212,21 @@ func (w *WKPI) predict(ctx context.Context, ks *kernelSet, i int, c float64) ([]
 	return pred, nil
 }
 
+// scored trains the SVM with C on weight function i and classifies the
+// test set, with every test sample's per-class scores (svm.Model.Scores,
+// one per class of the dataset).
+func (w *WKPI) scored(ctx context.Context, ks *kernelSet, i int, c float64) ([]int, [][]float64, error) {
+	m, err := w.svm(ctx, ks, i, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	pred, scores := make([]int, len(ks.test)), make([][]float64, len(ks.test))
+	for t := range ks.test {
+		pred[t], scores[t] = m.Predict(ks.cross[i][t]), m.Scores(ks.cross[i][t], w.Classes)
+	}
+	return pred, scores, nil
+}
+
 // Fold is what one outer fold chose, learned and predicted.
 type Fold struct {
 	Index    int         `json:"index"`
@@ -219,6 +234,16 @@ type Fold struct {
 	Trace    learn.Trace `json:"trace"`
 	Accuracy float64     `json:"accuracy"`
 	Baseline float64     `json:"baseline_accuracy"`
+	// BalancedAccuracy, F1Macro and ROCAUC score the learned SVM on the
+	// fold, the Baseline ones the unlearned SVM (crossval.Evaluate). The
+	// ROC-AUC comes from Scores: it is undefined (NaN, null in JSON) when
+	// the fold's test graphs are all of one class.
+	BalancedAccuracy         float64         `json:"balanced_accuracy"`
+	F1Macro                  float64         `json:"f1_macro"`
+	ROCAUC                   crossval.Metric `json:"roc_auc"`
+	BaselineBalancedAccuracy float64         `json:"baseline_balanced_accuracy"`
+	BaselineF1Macro          float64         `json:"baseline_f1_macro"`
+	BaselineROCAUC           crossval.Metric `json:"baseline_roc_auc"`
 	// InnerAccuracy is the chosen cell's inner CV accuracy (nested), or
 	// Cost its training cost (selection by cost).
 	InnerAccuracy float64 `json:"inner_accuracy,omitempty"`
@@ -232,6 +257,15 @@ type Fold struct {
 	Test              []int `json:"test"`
 	Predicted         []int `json:"predicted"`
 	BaselinePredicted []int `json:"baseline_predicted"`
+	// Scores[t] and BaselineScores[t] are test graph t's per-class scores
+	// (svm.Model.Scores: one per class of the dataset) from the learned
+	// and the unlearned SVM. With two classes Scores[t][1] is the decision
+	// value of the positive class (the second class, scikit-learn's
+	// SVC.decision_function) and Scores[t][0] its opposite; with more, the
+	// one-vs-one votes plus the summed decision values squashed into
+	// (-1/3, 1/3), scikit-learn's decision_function_shape="ovr".
+	Scores         [][]float64 `json:"scores,omitempty"`
+	BaselineScores [][]float64 `json:"baseline_scores,omitempty"`
 }
 
 // Report is a cross-validated evaluation: the learned kernel's result
@@ -264,35 +298,51 @@ func Merge(labels []int, classes int, parts ...Report) (Report, error) {
 		}
 	}
 	var err error
-	if rep.Learned, err = summarize(labels, classes, rep.Folds, func(f Fold) (float64, []int) { return f.Accuracy, f.Predicted }); err != nil {
+	if rep.Learned, err = summarize(labels, classes, rep.Folds, func(f Fold) ([]int, [][]float64) { return f.Predicted, f.Scores }); err != nil {
 		return Report{}, err
 	}
-	if rep.Baseline, err = summarize(labels, classes, rep.Folds, func(f Fold) (float64, []int) { return f.Baseline, f.BaselinePredicted }); err != nil {
+	if rep.Baseline, err = summarize(labels, classes, rep.Folds, func(f Fold) ([]int, [][]float64) { return f.BaselinePredicted, f.BaselineScores }); err != nil {
 		return Report{}, err
 	}
 	rep.Learned.Seconds, rep.Baseline.Seconds = rep.Seconds, rep.Seconds
 	return rep, nil
 }
 
-func summarize(labels []int, classes int, folds []Fold, side func(Fold) (float64, []int)) (crossval.Result, error) {
+// summarize is the Result of one side of folds, the learned or the
+// unlearned SVM's predictions and scores: every metric is computed again
+// from them (crossval.Evaluate, as score did for the fold), so that folds
+// kept without metrics or scores (by an earlier version) merge too; a
+// fold without scores has no ROC-AUC.
+func summarize(labels []int, classes int, folds []Fold, side func(Fold) ([]int, [][]float64)) (crossval.Result, error) {
 	r := crossval.Result{Predictions: make([]int, len(labels))}
 	for i := range r.Predictions {
 		r.Predictions[i] = -1
 	}
+	var aucs, bals, f1s []float64
 	for _, f := range folds {
-		acc, pred := side(f)
+		pred, scores := side(f)
 		if len(pred) != len(f.Test) {
 			return crossval.Result{}, fmt.Errorf("eval: fold %d has %d predictions for %d test samples", f.Index, len(pred), len(f.Test))
 		}
+		truth := make([]int, len(f.Test))
 		for i, s := range f.Test {
 			if s < 0 || s >= len(labels) {
 				return crossval.Result{}, fmt.Errorf("eval: fold %d names sample %d of %d", f.Index, s, len(labels))
 			}
-			r.Predictions[s] = pred[i]
+			r.Predictions[s], truth[i] = pred[i], labels[s]
 		}
-		r.PerFold = append(r.PerFold, acc)
+		if len(scores) == 0 {
+			scores = nil
+		}
+		m, err := crossval.Evaluate(pred, truth, scores)
+		if err != nil {
+			return crossval.Result{}, fmt.Errorf("eval: fold %d: %w", f.Index, err)
+		}
+		r.PerFold = append(r.PerFold, m.Accuracy)
+		aucs, bals, f1s = append(aucs, float64(m.ROCAUC)), append(bals, m.BalancedAccuracy), append(f1s, m.F1Macro)
 	}
 	r.Accuracy, r.Std = crossval.MeanStd(r.PerFold)
+	r.ROCAUC, r.BalancedAccuracy, r.F1Macro = crossval.Summarize(aucs), crossval.Summarize(bals), crossval.Summarize(f1s)
 	var err error
 	r.Confusion, err = crossval.Confusion(r.Predictions, labels, classes)
 	return r, err

@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -134,14 +135,29 @@ func crossValidateOracle(t *testing.T, w *WKPI) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		fold := rep.Folds[f]
 		for _, side := range []struct {
-			name string
-			mix  kernel.Mixture
-			got  []int
-		}{{"baseline", init, rep.Folds[f].BaselinePredicted}, {"learned", learned, rep.Folds[f].Predicted}} {
-			want := oraclePredict(t, w, side.mix, cfg, train, test)
+			name   string
+			mix    kernel.Mixture
+			got    []int
+			scores [][]float64
+		}{{"baseline", init, fold.BaselinePredicted, fold.BaselineScores}, {"learned", learned, fold.Predicted, fold.Scores}} {
+			want, scores := oracleScores(t, w, side.mix, nil, cfg, train, test)
 			if !reflect.DeepEqual(side.got, want) {
 				t.Errorf("fold %d %s: predictions %v, oracle %v", f, side.name, side.got, want)
+			}
+			if len(side.scores) != len(scores) {
+				t.Fatalf("fold %d %s: %d score rows for %d test graphs", f, side.name, len(side.scores), len(scores))
+			}
+			// Float32 Gram matrices (kernel.Splits) against the oracle's
+			// float64 ones move the SVM's stopping point within its
+			// tolerance 1e-3: decision values agree to about that.
+			for i := range scores {
+				for c := range scores[i] {
+					if math.Abs(side.scores[i][c]-scores[i][c]) > 5e-3 {
+						t.Errorf("fold %d %s: graph %d class %d score %g, oracle %g", f, side.name, test[i], c, side.scores[i][c], scores[i][c])
+					}
+				}
 			}
 		}
 	}
@@ -173,6 +189,14 @@ func oraclePredict(t *testing.T, w *WKPI, mix kernel.Mixture, cfg Config, train,
 
 func oraclePredictScaled(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cfg Config, train, test []int) []int {
 	t.Helper()
+	pred, _ := oracleScores(t, w, mix, scales, cfg, train, test)
+	return pred
+}
+
+// oracleScores is oraclePredictScaled with the test graphs' per-class
+// scores.
+func oracleScores(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cfg Config, train, test []int) ([]int, [][]float64) {
+	t.Helper()
 	width := oracleWidth(t, w, mix, scales, cfg, train)
 	gram := oracleKernel(t, w, mix, scales, cfg, train, train, width)
 	m, err := svm.Train(context.Background(), gram, w.truth(train), svm.Options{C: cfg.C})
@@ -180,11 +204,11 @@ func oraclePredictScaled(t *testing.T, w *WKPI, mix kernel.Mixture, scales []flo
 		t.Fatal(err)
 	}
 	cross := oracleKernel(t, w, mix, scales, cfg, test, train, width)
-	pred := make([]int, len(test))
+	pred, scores := make([]int, len(test)), make([][]float64, len(test))
 	for i := range test {
-		pred[i] = m.Predict(cross[i])
+		pred[i], scores[i] = m.Predict(cross[i]), m.Scores(cross[i], w.Classes)
 	}
-	return pred
+	return pred, scores
 }
 
 // oracleKernel is the SVM kernel of cfg between the graphs rows and cols,
@@ -266,7 +290,8 @@ func TestMergeEqualsWhole(t *testing.T) {
 	}
 	if !reflect.DeepEqual(merged.Learned.Predictions, whole.Learned.Predictions) ||
 		!reflect.DeepEqual(merged.Baseline.Confusion, whole.Baseline.Confusion) ||
-		merged.Learned.Accuracy != whole.Learned.Accuracy || merged.Baseline.Std != whole.Baseline.Std {
+		merged.Learned.Accuracy != whole.Learned.Accuracy || merged.Baseline.Std != whole.Baseline.Std ||
+		!reflect.DeepEqual(merged.Learned.ROCAUC, whole.Learned.ROCAUC) || !reflect.DeepEqual(merged.Baseline.F1Macro, whole.Baseline.F1Macro) {
 		t.Errorf("merged %+v\nwhole %+v", merged.Learned, whole.Learned)
 	}
 	if _, err := Merge(w.Labels, w.Classes, a, a); err == nil {
@@ -342,5 +367,132 @@ func modelReproducesTraining(t *testing.T, s features.Settings, channels bool) {
 		if p.Class != want[i] || p.Label != ds.Classes[want[i]] {
 			t.Fatalf("graph %d: model says %d (%s), oracle %d", i, p.Class, p.Label, want[i])
 		}
+	}
+}
+
+// TestFoldMetrics: every fold's scores agree with its predictions (two
+// classes: class 1 exactly where its score, the opposite of the pair's
+// decision value, is >= 0), its metrics are crossval.Evaluate's of them,
+// the report's summaries are the folds' means, and all of it survives
+// JSON, as parts and the app's store keep it.
+func TestFoldMetrics(t *testing.T) {
+	_, w := toyWKPI(t)
+	rep, err := w.CrossValidate(context.Background(), toyConfig(), Plan{Folds: 4, Seed: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFoldMetrics(t, w, rep)
+	if rep.Learned.ROCAUC.Mean < 0.9 {
+		t.Errorf("ROC-AUC %g on a separable toy set, want >= 0.9", rep.Learned.ROCAUC.Mean)
+	}
+	for f, fold := range rep.Folds {
+		for i := range fold.Test {
+			for _, side := range []struct {
+				pred   int
+				scores []float64
+			}{{fold.Predicted[i], fold.Scores[i]}, {fold.BaselinePredicted[i], fold.BaselineScores[i]}} {
+				if len(side.scores) != 2 || side.scores[0] != -side.scores[1] || (side.pred == 1) != (side.scores[1] >= 0) {
+					t.Errorf("fold %d graph %d: predicted %d with scores %v", f, fold.Test[i], side.pred, side.scores)
+				}
+			}
+		}
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Merge(w.Labels, w.Classes, back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.Learned.ROCAUC, rep.Learned.ROCAUC) || !reflect.DeepEqual(again.Baseline.BalancedAccuracy, rep.Baseline.BalancedAccuracy) || !reflect.DeepEqual(again.Folds[1].Scores, rep.Folds[1].Scores) {
+		t.Errorf("after JSON: %+v\nbefore: %+v", again.Learned.ROCAUC, rep.Learned.ROCAUC)
+	}
+	// A fold as an earlier version kept it, without metrics or scores,
+	// merges: no ROC-AUC for it, the rest from its predictions.
+	back.Folds[2].Scores, back.Folds[2].BalancedAccuracy, back.Folds[2].ROCAUC = nil, 0, 0
+	old, err := Merge(w.Labels, w.Classes, back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auc := old.Learned.ROCAUC; auc.Undefined != 1 || !math.IsNaN(float64(auc.PerFold[2])) || auc.PerFold[1] != rep.Learned.ROCAUC.PerFold[1] ||
+		!reflect.DeepEqual(old.Learned.BalancedAccuracy, rep.Learned.BalancedAccuracy) {
+		t.Errorf("a fold without scores: ROC-AUC %+v, balanced accuracy %+v", auc, old.Learned.BalancedAccuracy)
+	}
+}
+
+// TestFoldMetricsThreeClasses: the toy graphs relabelled into three
+// classes; every score row has one score per class, the highest score's
+// class is the prediction unless votes tie, and the metrics follow.
+func TestFoldMetricsThreeClasses(t *testing.T) {
+	_, two := toyWKPI(t)
+	labels := make([]int, len(two.Labels))
+	for i, c := range two.Labels {
+		labels[i] = c
+		if c == 1 && i%4 == 1 {
+			labels[i] = 2
+		}
+	}
+	w, err := NewWKPI(two.Set, labels, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.CrossValidate(context.Background(), toyConfig(), Plan{Folds: 3, Seed: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFoldMetrics(t, w, rep)
+	for f, fold := range rep.Folds {
+		for i, row := range fold.Scores {
+			best, votes := 0, make([]int, 3)
+			for c, v := range row {
+				votes[c] = int(math.Floor(v + 0.5)) // v = votes + (-1/3, 1/3)
+				if v > row[best] {
+					best = c
+				}
+			}
+			if len(row) != 3 || votes[0]+votes[1]+votes[2] != 3 {
+				t.Errorf("fold %d graph %d: scores %v are not 3 votes plus confidences", f, fold.Test[i], row)
+			}
+			if votes[best] != votes[fold.Predicted[i]] {
+				t.Errorf("fold %d graph %d: predicted %d with %d votes, class %d scores highest with %d", f, fold.Test[i], fold.Predicted[i], votes[fold.Predicted[i]], best, votes[best])
+			}
+		}
+	}
+}
+
+func checkFoldMetrics(t *testing.T, w *WKPI, rep Report) {
+	t.Helper()
+	var aucs []float64
+	for f, fold := range rep.Folds {
+		truth := w.truth(fold.Test)
+		for _, side := range []struct {
+			name   string
+			pred   []int
+			scores [][]float64
+			got    crossval.Metrics
+		}{
+			{"learned", fold.Predicted, fold.Scores, crossval.Metrics{Accuracy: fold.Accuracy, BalancedAccuracy: fold.BalancedAccuracy, F1Macro: fold.F1Macro, ROCAUC: fold.ROCAUC}},
+			{"unlearned", fold.BaselinePredicted, fold.BaselineScores, crossval.Metrics{Accuracy: fold.Baseline, BalancedAccuracy: fold.BaselineBalancedAccuracy, F1Macro: fold.BaselineF1Macro, ROCAUC: fold.BaselineROCAUC}},
+		} {
+			want, err := crossval.Evaluate(side.pred, truth, side.scores)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if side.got != want || math.IsNaN(float64(want.ROCAUC)) {
+				t.Errorf("fold %d %s: metrics %+v, want %+v", f, side.name, side.got, want)
+			}
+		}
+		if rep.Learned.ROCAUC.PerFold[f] != fold.ROCAUC || rep.Baseline.BalancedAccuracy.PerFold[f] != crossval.Metric(fold.BaselineBalancedAccuracy) {
+			t.Errorf("fold %d: report per fold %v, fold %v", f, rep.Learned.ROCAUC.PerFold[f], fold.ROCAUC)
+		}
+		aucs = append(aucs, float64(fold.ROCAUC))
+	}
+	if mean, std := crossval.MeanStd(aucs); float64(rep.Learned.ROCAUC.Mean) != mean || float64(rep.Learned.ROCAUC.Std) != std || rep.Learned.ROCAUC.Undefined != 0 {
+		t.Errorf("ROC-AUC summary %+v, want mean %g std %g", rep.Learned.ROCAUC, mean, std)
 	}
 }
