@@ -399,13 +399,18 @@ type CompareJob struct {
 // CompareMethod mirrors core/compare.Method (the JSON of `wkpi compare`)
 // without importing it, so the page does not link the kernels.
 type CompareMethod struct {
-	Name     string         `json:"name"`
-	Accuracy float64        `json:"accuracy_mean"`
-	Std      float64        `json:"accuracy_std"`
-	Folds    []float64      `json:"folds"`
-	Seconds  float64        `json:"seconds"`
-	Chosen   []string       `json:"chosen,omitempty"`
-	Paired   *ComparePaired `json:"paired,omitempty"`
+	Name     string    `json:"name"`
+	Accuracy float64   `json:"accuracy_mean"`
+	Std      float64   `json:"accuracy_std"`
+	Folds    []float64 `json:"folds"`
+	// ROCAUC, ROCAUCStd and ROCAUCFolds are the method's ROC-AUC; nil
+	// (JSON null) where a fold's test graphs were of one class.
+	ROCAUC      *float64       `json:"roc_auc_mean"`
+	ROCAUCStd   *float64       `json:"roc_auc_std"`
+	ROCAUCFolds []*float64     `json:"roc_auc_folds"`
+	Seconds     float64        `json:"seconds"`
+	Chosen      []string       `json:"chosen,omitempty"`
+	Paired      *ComparePaired `json:"paired,omitempty"`
 }
 
 // ComparePaired mirrors core/crossval.Paired: fold differences against

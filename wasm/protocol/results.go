@@ -14,6 +14,14 @@ type Fold struct {
 	Trace    Trace      `json:"trace"`
 	Accuracy float64    `json:"accuracy"`
 	Baseline float64    `json:"baseline_accuracy"`
+	// The fold's other metrics, learned and baseline; a nil ROC-AUC (JSON
+	// null) is a fold whose test graphs are of one class.
+	BalancedAccuracy         float64  `json:"balanced_accuracy"`
+	F1Macro                  float64  `json:"f1_macro"`
+	ROCAUC                   *float64 `json:"roc_auc"`
+	BaselineBalancedAccuracy float64  `json:"baseline_balanced_accuracy"`
+	BaselineF1Macro          float64  `json:"baseline_f1_macro"`
+	BaselineROCAUC           *float64 `json:"baseline_roc_auc"`
 	// InnerAccuracy is the chosen cell's inner CV accuracy (nested), or
 	// Cost its training cost (selection by cost).
 	InnerAccuracy float64 `json:"inner_accuracy,omitempty"`
@@ -28,6 +36,10 @@ type Fold struct {
 	Test              []int `json:"test"`
 	Predicted         []int `json:"predicted"`
 	BaselinePredicted []int `json:"baseline_predicted"`
+	// Scores and BaselineScores are the SVMs' per-class scores of the
+	// test samples, which a MergeCV job needs for the ROC-AUC.
+	Scores         [][]float64 `json:"scores,omitempty"`
+	BaselineScores [][]float64 `json:"baseline_scores,omitempty"`
 }
 
 // FoldConfig is what the page shows of the setting a fold used
@@ -72,11 +84,25 @@ type Result struct {
 	Accuracy float64   `json:"Accuracy"`
 	Std      float64   `json:"Std"`
 	PerFold  []float64 `json:"PerFold"`
+	// ROCAUC, BalancedAccuracy and F1Macro summarise those metrics over
+	// the folds (crossval.Summary).
+	ROCAUC           MetricSummary `json:"ROCAUC"`
+	BalancedAccuracy MetricSummary `json:"BalancedAccuracy"`
+	F1Macro          MetricSummary `json:"F1Macro"`
 	// Confusion pools all test predictions, [true][predicted].
 	Confusion [][]int `json:"Confusion"`
 	// Predictions[i] is the class predicted for sample i in its test fold.
 	Predictions []int   `json:"Predictions"`
 	Seconds     float64 `json:"Seconds"`
+}
+
+// MetricSummary is a metric over the folds (crossval.Summary): nil (JSON null)
+// where it is undefined, Undefined counting such folds.
+type MetricSummary struct {
+	Mean      *float64   `json:"mean"`
+	Std       *float64   `json:"std"`
+	PerFold   []*float64 `json:"per_fold"`
+	Undefined int        `json:"undefined,omitempty"`
 }
 
 // CVPart is the result of some folds of a cross-validation, with what
