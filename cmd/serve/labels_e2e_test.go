@@ -28,7 +28,7 @@ func TestBrowserNodeLabels(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
 		until(`document.querySelector("#train-labels").value === "off"`),
-		textContains("#train-labels-help", "atom types"),
+		textContains("#train-labels-help", "atom type"),
 	)...)
 	stepWithin(t, ctx, time.Minute, "a 3-fold CV with node labels on ends with the mode in its settings",
 		until(`(() => { const s = document.querySelector("#train-labels"); s.value = "on";
