@@ -52,7 +52,9 @@ func (f *DataFile) Render() app.UI {
 	return app.Section().ID("datafile").Class("card").Body(
 		app.H2().Text("Your file: "+f.Name),
 		app.P().ID("datafile-what").Text(f.description()),
-		app.Div().Class("scroll").Body(
+		// A region that may scroll sideways on a narrow screen: focusable,
+		// so that the keyboard scrolls it too.
+		app.Div().Class("scroll").TabIndex(0).Attr("role", "region").Aria("label", capitalise(what)+" of "+f.Name).Body(
 			app.Table().ID("datafile-columns").Class("data-columns").Body(
 				app.Caption().Text(fmt.Sprintf("The %d %s found, with their first different values", len(in.Columns), what)),
 				app.THead().Body(app.Tr().Body(
@@ -100,7 +102,7 @@ func (f *DataFile) description() string {
 	}
 	s += "."
 	if in.Bad != nil {
-		s += fmt.Sprintf(" %d of the %s hold a molecule that cannot be read: loading lists them.", in.Bad.Count, in.Bad.Unit)
+		s += fmt.Sprintf(" Molecules that cannot be read: %d of the %d %s; Load lists them.", in.Bad.Count, in.Bad.Total, in.Bad.Unit)
 	}
 	if protocol.IsTable(in.Format) && in.SMILES == "" {
 		s += " No column is named SMILES: pick the column that holds them."
@@ -142,9 +144,10 @@ func menu(id, label, chosen string, cols []string, busy bool, on func(string)) a
 					on(cols[i])
 				}
 			}).Body(
-			app.If(chosen == "", func() app.UI {
-				return app.Option().Value("none").Text("Choose…").Attr("selected", flag(true)).Attr("disabled", flag(true))
-			}),
+			// Always there, so that the options keep their places: go-app
+			// sets an option's selected property only when its attribute
+			// changes.
+			app.Option().Value("none").Text("Choose…").Attr("selected", flag(chosen == "")).Attr("disabled", flag(true)),
 			app.Range(cols).Slice(func(i int) app.UI {
 				return app.Option().Value(strconv.Itoa(i)).Text(cols[i]).Attr("selected", flag(cols[i] == chosen))
 			}),

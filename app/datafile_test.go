@@ -93,7 +93,7 @@ func TestDataFileStates(t *testing.T) {
 	f := inspected(t)
 	html := app.HTMLString(f)
 	for _, want := range []string{
-		"A CSV table of 7 rows; the names come from ID. 1 of the rows hold a molecule that cannot be read",
+		"A CSV table of 7 rows; the names come from ID. Molecules that cannot be read: 1 of the 7 rows; Load lists them.",
 		"The 3 columns found", `data-column="activity"`, `data-column="pIC50"`, "numbers, median 5.75", "inactive · active",
 		"Each of the 2 different values of activity is a class.",
 	} {
