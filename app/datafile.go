@@ -156,7 +156,7 @@ func menu(id, label, chosen string, cols []string, busy bool, on func(string)) a
 }
 
 func (f *DataFile) thresholdField() app.UI {
-	_, _, err := parseThreshold(f.Threshold)
+	_, ok, err := parseThreshold(f.Threshold)
 	input := app.Input().ID("data-threshold").Type("text").Attr("inputmode", "decimal").Attr("autocomplete", "off").
 		Value(f.Threshold).Aria("describedby", "data-classes").
 		OnInput(func(ctx app.Context, e app.Event) {
@@ -164,7 +164,7 @@ func (f *DataFile) thresholdField() app.UI {
 				f.OnThreshold(ctx.JSSrc().Get("value").String())
 			}
 		})
-	if err != nil || f.oneSided() {
+	if err != nil || f.oneSided() || !ok && f.notClasses() != "" {
 		input = input.Aria("invalid", "true")
 	}
 	return app.Div().Class("field").Body(
@@ -211,6 +211,9 @@ func (f *DataFile) classes() string {
 		return "The threshold " + err.Error() + "."
 	}
 	if !ok {
+		if why := f.notClasses(); why != "" {
+			return why
+		}
 		s := fmt.Sprintf("Each of the %d different values of %s is a class.", c.Distinct, c.Name)
 		if c.Numeric && c.Distinct > 2 {
 			s += " Give a threshold to cut them into two classes."
@@ -236,7 +239,7 @@ func (f *DataFile) classesClass() string {
 	if f.ready() || f.Inspection == nil {
 		return "classes"
 	}
-	if _, _, err := f.cut(); err != nil || f.oneSided() {
+	if _, ok, err := f.cut(); err != nil || f.oneSided() || !ok && f.notClasses() != "" {
 		return "classes field-error"
 	}
 	return "classes"
@@ -259,8 +262,28 @@ func (f *DataFile) ready() bool {
 	if in == nil || f.Busy || f.column() == nil || protocol.IsTable(in.Format) && f.SMILES == "" {
 		return false
 	}
-	_, _, err := f.cut()
-	return err == nil && !f.oneSided()
+	_, ok, err := f.cut()
+	return err == nil && !f.oneSided() && (ok || f.notClasses() == "")
+}
+
+// notClasses says why the target's values, without a threshold, cannot
+// be the classes (as core/dataset refuses them): a single value, or real
+// numbers; "" when they may be.
+func (f *DataFile) notClasses() string {
+	c := f.column()
+	switch {
+	case c == nil:
+		return ""
+	case c.Distinct == 1:
+		return fmt.Sprintf("Every value of %s is %q: a classifier needs two classes.", c.Name, c.Examples[0])
+	case c.Numeric:
+		for _, v := range f.Values[protocol.ColumnValues+c.Name] {
+			if !math.IsNaN(v) && v != math.Trunc(v) {
+				return fmt.Sprintf("%s holds real numbers: give a threshold to cut them into two classes.", c.Name)
+			}
+		}
+	}
+	return ""
 }
 
 // badRecords lists the records that made the last Load fail, and offers

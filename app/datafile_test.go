@@ -117,7 +117,7 @@ func TestDataFileStates(t *testing.T) {
 		{"9", "The threshold leaves one class: choose another.", false},
 		{"1e", `The threshold &#34;1e&#34; is not a number.`, false},
 		{"NaN", "is not a number", false},
-		{"", "Each of the 6 different values of pIC50 is a class. Give a threshold", true},
+		{"", "pIC50 holds real numbers: give a threshold to cut them into two classes.", false},
 	} {
 		f.Threshold = tc.threshold
 		html := app.HTMLString(f)
@@ -131,9 +131,24 @@ func TestDataFileStates(t *testing.T) {
 		}
 	}
 
-	// A table whose SMILES column is not named smiles: pick it first.
+	// Whole numbers are classes without a threshold; a single value is not.
 	var w jobs.Worker
-	resp := w.Run(context.Background(), protocol.Request{Kind: protocol.InspectData, Inputs: []protocol.File{{Name: "p.csv", Data: []byte("id,structure,y\na,CCO,1\nb,CCN,2\n")}}}, nil, nil)
+	resp := w.Run(context.Background(), protocol.Request{Kind: protocol.InspectData, Inputs: []protocol.File{{Name: "n.csv",
+		Data: []byte("smiles,rings,same\nC,0,x\nCC,1,x\nC1CC1,1,x\nc1ccccc1,2,x\n")}}}, nil, nil)
+	n := &DataFile{Name: "n.csv", Inspection: resp.Inspection, Values: resp.Arrays, SMILES: "smiles", Target: "rings"}
+	n.Threshold = suggestedThreshold(n.Inspection, "rings", n.Values)
+	if html := app.HTMLString(n); n.Threshold != "1" || !strings.Contains(html, "Classes &lt; 1: 1 and &gt;= 1: 3.") || !loadEnabled(html) {
+		t.Errorf("rings: threshold %q\n%s", n.Threshold, html)
+	}
+	if n.Threshold = ""; !strings.Contains(app.HTMLString(n), "Each of the 3 different values of rings is a class. Give a threshold") || !loadEnabled(app.HTMLString(n)) {
+		t.Errorf("rings without a threshold:\n%s", app.HTMLString(n))
+	}
+	if n.Target = "same"; !strings.Contains(app.HTMLString(n), "Every value of same is &#34;x&#34;: a classifier needs two classes.") || loadEnabled(app.HTMLString(n)) {
+		t.Errorf("a single value:\n%s", app.HTMLString(n))
+	}
+
+	// A table whose SMILES column is not named smiles: pick it first.
+	resp = w.Run(context.Background(), protocol.Request{Kind: protocol.InspectData, Inputs: []protocol.File{{Name: "p.csv", Data: []byte("id,structure,y\na,CCO,1\nb,CCN,2\n")}}}, nil, nil)
 	g := &DataFile{Name: "p.csv", Inspection: resp.Inspection, Values: resp.Arrays}
 	html = app.HTMLString(g)
 	if !strings.Contains(html, "No column is named SMILES") || !strings.Contains(html, "Pick the SMILES column.") || chosen(t, html, "data-smiles") != "" ||

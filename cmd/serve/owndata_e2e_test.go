@@ -48,7 +48,8 @@ func classCounts(ds *graph.Dataset) []string {
 // load gives the classes and names core/dataset reads; a short
 // cross-validation runs on it. A table with a bad SMILES lists the row
 // and loads the good rows on request, the dataset before staying loaded
-// meanwhile. axe-core on the new states, and no sideways scroll at 390 px.
+// meanwhile; reloaded, the page reads the saved table with the same
+// choices. axe-core on the new states, and no sideways scroll at 390 px.
 func TestBrowserOwnData(t *testing.T) {
 	data, err := os.ReadFile(first200)
 	if err != nil {
@@ -205,6 +206,18 @@ func TestBrowserOwnData(t *testing.T) {
 		textContains("#summary-skipped", "row 3 (line 4)"),
 		chromedp.WaitNotPresent(chromedp.CSS("#bad-rows")),
 		textContains("#data-graph-name", "mol1"),
+	)
+	step(t, ctx, "reload: the saved table loads again with its choices",
+		// The dataset reaches IndexedDB asynchronously.
+		until(`new Promise((ok) => { const r = indexedDB.open("wkpi"); r.onsuccess = () => {
+			const g = r.result.transaction("datasets").objectStore("datasets").get("current");
+			g.onsuccess = () => ok(!!g.result && g.result.key.includes("mols.csv") && g.result.key.includes('"skipBad":true'));
+			g.onerror = () => ok(false); }; r.onerror = () => ok(false); })`),
+		chromedp.Reload(),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		textContains("#summary-graphs", "11 graphs"),
+		textContains("#summary-target", "class"),
+		textContains("#summary-skipped", "1 of 12 rows"),
 	)
 }
 
