@@ -19,9 +19,10 @@ type Backend interface {
 	// Demo makes a bundled dataset (e.g. MUTAG) the current one and
 	// returns its key for Request.Dataset.
 	Demo(name string, done func(key string, err error))
-	// Upload reads a JS FileList (from a file input or a drop) and makes it
-	// the current dataset.
-	Upload(files app.Value, done func(key string, err error))
+	// Register makes files (read with ReadFiles; a molecule file with the
+	// options chosen for it) a dataset and returns its key for
+	// Request.Dataset (protocol.DatasetKey).
+	Register(files []protocol.File) string
 	// Save keeps dataset key for the next visit (called once it loaded
 	// without error, so a broken upload is not restored).
 	Save(key string)

@@ -2,16 +2,20 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"wkpi-web/wasm/protocol"
 )
 
-// DataTab chooses the dataset (bundled demo or the user's TU files) and
-// shows its summary and a drawing of any graph.
+// DataTab chooses the dataset (bundled demo, the user's molecule file,
+// TU files or zip) and shows its summary and a drawing of any graph.
 type DataTab struct {
 	app.Compo
+	// File is the molecule file given last, with its choices; nil when
+	// there is none.
+	File      *DataFile
 	Summary   *protocol.Summary
 	Loading   string
 	Error     string
@@ -52,9 +56,15 @@ func (d *DataTab) Render() app.UI {
 					e.PreventDefault()
 					upload(e.Get("dataTransfer").Get("files"))
 				}).Body(
-				app.Label().For("upload").Text("Your own TU dataset: drop its files (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, optional label files) or one zip here, or choose them: "),
-				app.Input().ID("upload").Type("file").Multiple(true).Accept(".txt,.zip").
+				app.Label().For("upload").Text("Your own data: drop a file here, or choose it: "),
+				app.Input().ID("upload").Type("file").Multiple(true).Accept(protocol.UploadAccept).
+					Aria("describedby", "upload-help").
 					OnChange(func(ctx app.Context, e app.Event) { upload(ctx.JSSrc().Get("files")) }),
+				app.Ul().ID("upload-help").Class("field-help").Body(
+					app.Li().Text("molecules with a class or a measurement: a table of SMILES (.csv, .tsv), an SD file with properties (.sdf, .sd) or a GraphML file of graphs with a graph-level class (.graphml, .xml); you then pick the columns"),
+					app.Li().Text("a TU dataset: its files (DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt, optional label files) or its zip"),
+					app.Li().Text("neurons: a zip of SWC files with a labels.csv (file,label)"),
+				),
 			),
 			app.If(d.Loading != "", func() app.UI {
 				return app.P().ID("loading").Class("busy").Text("Loading " + d.Loading + "…")
@@ -63,6 +73,7 @@ func (d *DataTab) Render() app.UI {
 				return app.P().ID("load-error").Class("error").Attr("role", "alert").Text(d.Error)
 			}),
 		),
+		app.If(d.File != nil, func() app.UI { return d.File }),
 		app.If(d.Summary != nil, func() app.UI { return d.summary() }),
 	)
 }
@@ -77,6 +88,10 @@ func (d *DataTab) summary() app.UI {
 		app.Section().Class("card").ID("summary").Body(
 			app.H2().Text(s.Name),
 			app.Dl().Body(
+				// A <div> may group a <dt> and its <dd> in a <dl>.
+				app.If(s.Source != nil, func() app.UI { return sourceFile(s.Source) }),
+				app.If(s.Source != nil, func() app.UI { return sourceTarget(s.Source) }),
+				app.If(s.Source != nil && s.Source.Skipped != nil, func() app.UI { return sourceSkipped(s.Source.Skipped) }),
 				app.Dt().Text("Graphs"), app.Dd().ID("summary-graphs").Text(fmt.Sprintf("%d graphs", s.Graphs)),
 				app.Dt().Text("Classes"), app.Dd().ID("summary-classes").Body(
 					app.Text(fmt.Sprintf("%d classes: ", len(s.Classes))),
@@ -94,12 +109,42 @@ func (d *DataTab) summary() app.UI {
 		),
 		app.Section().Class("card").Body(
 			app.H2().Text("Graph"),
-			&GraphPicker{ID: "data", Graph: d.Graph, Count: s.Graphs, OnGraph: d.OnGraph},
+			&GraphPicker{ID: "data", Graph: d.Graph, Count: s.Graphs, Names: s.Names, OnGraph: d.OnGraph},
 			app.If(d.DrawError != "", func() app.UI {
 				return app.P().Class("error").Attr("role", "alert").Text(d.DrawError)
 			}).Else(func() app.UI {
 				return &GraphView{Drawing: d.Drawing, X: d.X, Y: d.Y}
 			}),
+		),
+	)
+}
+
+// sourceFile names the molecule file a dataset was read from.
+func sourceFile(src *protocol.DataSource) app.UI {
+	file := fmt.Sprintf("%s: %s of %d %s", src.File, protocol.FormatName(src.Format), src.Records, protocol.Unit(src.Format))
+	if src.Options.SMILES != "" {
+		file += ", SMILES in " + src.Options.SMILES
+	}
+	return app.Div().Class("dl-group").Body(app.Dt().Text("File"), app.Dd().ID("summary-source").Text(file))
+}
+
+// sourceTarget says what the classes are: a column's values, or its
+// values cut at a threshold.
+func sourceTarget(src *protocol.DataSource) app.UI {
+	classes := src.Options.Target
+	if t := src.Options.Threshold; t != nil {
+		classes += ", cut at " + strconv.FormatFloat(*t, 'g', -1, 64)
+	}
+	return app.Div().Class("dl-group").Body(app.Dt().Text("Classes from"), app.Dd().ID("summary-target").Text(classes))
+}
+
+// sourceSkipped lists the records left out as unreadable.
+func sourceSkipped(b *protocol.BadRecords) app.UI {
+	return app.Div().Class("dl-group").Body(
+		app.Dt().Text("Left out"),
+		app.Dd().ID("summary-skipped").Body(
+			app.Text(fmt.Sprintf("%d of %d %s, which cannot be read:", b.Count, b.Total, b.Unit)),
+			badList(b),
 		),
 	)
 }

@@ -49,7 +49,7 @@ func (t *ExploreTab) Render() app.UI {
 	current := t.Explored != nil && t.Explored.Graph == t.Graph && !t.Running
 	return app.Div().Class("tab-body").Body(
 		app.Section().Class("card controls").Body(
-			&GraphPicker{ID: "explore", Graph: t.Graph, Count: t.Summary.Graphs, OnGraph: t.OnGraph},
+			&GraphPicker{ID: "explore", Graph: t.Graph, Count: t.Summary.Graphs, Names: t.Summary.Names, OnGraph: t.OnGraph},
 			app.Div().Class("picker").Body(
 				app.Label().For("descriptor").Text("Descriptor"),
 				app.Select().ID("descriptor").

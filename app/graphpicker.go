@@ -10,9 +10,12 @@ import (
 // GraphPicker chooses a graph by index, with previous/next buttons.
 type GraphPicker struct {
 	app.Compo
-	ID      string // prefix for element ids, unique on the page
-	Graph   int
-	Count   int
+	ID    string // prefix for element ids, unique on the page
+	Graph int
+	Count int
+	// Names are the graphs' names, shown beside the number; nil when the
+	// dataset has none.
+	Names   []string
 	OnGraph func(int)
 }
 
@@ -36,5 +39,8 @@ func (p *GraphPicker) Render() app.UI {
 		app.Button().Class("small").Aria("label", "Next graph").Attr("disabled", flag(p.Graph >= p.Count-1)).Text("›").
 			OnClick(func(ctx app.Context, e app.Event) { pick(p.Graph + 1) }),
 		app.Span().Class("muted").Text(fmt.Sprintf("of 0..%d", p.Count-1)),
+		app.If(p.Graph >= 0 && p.Graph < len(p.Names), func() app.UI {
+			return app.Span().ID(p.ID + "-graph-name").Class("graph-name").Text(p.Names[p.Graph])
+		}),
 	)
 }

@@ -26,6 +26,8 @@ type fakeBackend struct {
 	revoked int
 	size    int
 	jobs    []submitted
+	// registered are the datasets the page made, in order.
+	registered [][]protocol.File
 }
 
 type submitted struct {
@@ -40,10 +42,13 @@ func (f *fakeBackend) Submit(req protocol.Request, h pool.Handler) int64 {
 	f.jobs = append(f.jobs, submitted{req, h})
 	return req.ID
 }
-func (f *fakeBackend) Cancel(int64)                                      {}
-func (f *fakeBackend) Size() int                                         { return f.size }
-func (f *fakeBackend) Demo(string, func(string, error))                  {}
-func (f *fakeBackend) Upload(app.Value, func(string, error))             {}
+func (f *fakeBackend) Cancel(int64)                     {}
+func (f *fakeBackend) Size() int                        { return f.size }
+func (f *fakeBackend) Demo(string, func(string, error)) {}
+func (f *fakeBackend) Register(fs []protocol.File) string {
+	f.registered = append(f.registered, fs)
+	return protocol.DatasetKey(fs)
+}
 func (f *fakeBackend) Save(string)                                       {}
 func (f *fakeBackend) Restore(done func(string))                         { done("") }
 func (f *fakeBackend) ReadFiles(app.Value, func([]protocol.File, error)) {}

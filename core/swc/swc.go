@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -168,29 +170,50 @@ func parseInt(s string) (int64, error) {
 // data/neurons-sample: labels.csv lists "file,label" rows (after a header)
 // with file paths relative to dir.
 func ReadSample(dir string) (*graph.Dataset, error) {
-	f, err := os.Open(filepath.Join(dir, "labels.csv"))
+	labels := filepath.Join(dir, "labels.csv")
+	data, err := os.ReadFile(labels)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	return readSample(filepath.Base(dir), labels, data, func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+	})
+}
+
+// ReadSampleFS is ReadSample for a folder of fsys (an unpacked zip's
+// folder, for one: archive/zip's Reader is an fs.FS); name names the
+// dataset. Paths in labels.csv are slash-separated, relative to the
+// folder.
+func ReadSampleFS(fsys fs.FS, name string) (*graph.Dataset, error) {
+	data, err := fs.ReadFile(fsys, "labels.csv")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+		return nil, err
+	}
+	return readSample(name, path.Join(name, "labels.csv"), data, func(file string) ([]byte, error) {
+		return fs.ReadFile(fsys, file)
+	})
+}
+
+// readSample reads the rows of labels.csv (named labels in messages)
+// and the files they name with read.
+func readSample(name, labels string, data []byte, read func(file string) ([]byte, error)) (*graph.Dataset, error) {
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", labels, err)
 	}
 	if len(rows) < 2 {
-		return nil, fmt.Errorf("%s: no rows after the header", f.Name())
+		return nil, fmt.Errorf("%s: no rows after the header", labels)
 	}
-	ds := &graph.Dataset{Name: filepath.Base(dir)}
+	ds := &graph.Dataset{Name: name}
 	var raw []string
 	for i, row := range rows[1:] {
 		if len(row) != 2 {
-			return nil, fmt.Errorf("%s line %d: want file,label", f.Name(), i+2)
+			return nil, fmt.Errorf("%s line %d: want file,label", labels, i+2)
 		}
-		file := filepath.FromSlash(row[0])
-		if !filepath.IsLocal(file) {
-			return nil, fmt.Errorf("%s line %d: %q is outside %s", f.Name(), i+2, row[0], dir)
+		if !filepath.IsLocal(filepath.FromSlash(row[0])) || !fs.ValidPath(path.Clean(row[0])) {
+			return nil, fmt.Errorf("%s line %d: %q is outside %s", labels, i+2, row[0], filepath.Dir(labels))
 		}
-		data, err := os.ReadFile(filepath.Join(dir, file))
+		data, err := read(path.Clean(row[0]))
 		if err != nil {
 			return nil, err
 		}

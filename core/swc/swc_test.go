@@ -1,8 +1,11 @@
 package swc_test
 
 import (
+	"archive/zip"
 	"bufio"
+	"bytes"
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"wkpi-web/core/graph"
 	"wkpi-web/core/swc"
@@ -261,5 +265,77 @@ func BenchmarkParseLargest(b *testing.B) {
 		if _, err := swc.Parse("x.swc", data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReadSampleFS: the neurons sample read from a zip of its folder (an
+// fs.FS) is the sample read from the folder; paths outside the folder and
+// missing files are errors.
+func TestReadSampleFS(t *testing.T) {
+	dir := testenv.Dataset(t, "neurons-sample")
+	want, err := swc.ReadSample(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		w, err := zw.Create("neurons-sample/" + filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := fs.Sub(zr, "neurons-sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := swc.ReadSampleFS(sub, "neurons-sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read from a zip: %d graphs, classes %v; from the folder: %d graphs, classes %v", len(got.Graphs), got.Classes, len(want.Graphs), want.Classes)
+	}
+
+	four, err := os.ReadFile("testdata/four.swc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		labels, want string
+	}{
+		{"file,label\n../four.swc,a\n", `S/labels.csv line 2: "../four.swc" is outside S`},
+		{"file,label\n/four.swc,a\n", `is outside S`},
+		{"file,label\nmissing.swc,a\n", "missing.swc"},
+		{"file,label\n", "S/labels.csv: no rows after the header"},
+		{"file,label\nfour.swc\n", "wrong number of fields"},
+	} {
+		fsys := fstest.MapFS{"labels.csv": {Data: []byte(tc.labels)}, "four.swc": {Data: four}}
+		if _, err := swc.ReadSampleFS(fsys, "S"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("labels %q: error %v, want it to contain %q", tc.labels, err, tc.want)
+		}
+	}
+	if _, err := swc.ReadSampleFS(fstest.MapFS{}, "S"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no labels.csv: error %v", err)
 	}
 }

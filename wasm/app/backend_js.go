@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"syscall/js"
 
@@ -89,20 +88,10 @@ func (b *backend) Demo(name string, done func(string, error)) {
 	}()
 }
 
-func (b *backend) Upload(files app.Value, done func(string, error)) {
-	b.ReadFiles(files, func(out []protocol.File, err error) {
-		if err != nil {
-			done("", err)
-			return
-		}
-		var names []string
-		for _, f := range out {
-			names = append(names, fmt.Sprintf("%s:%d", f.Name, len(f.Data)))
-		}
-		key := "upload:" + strings.Join(names, ",")
-		b.register(key, out)
-		done(key, nil)
-	})
+func (b *backend) Register(files []protocol.File) string {
+	key := protocol.DatasetKey(files)
+	b.register(key, files)
+	return key
 }
 
 func (b *backend) ReadFiles(files app.Value, done func([]protocol.File, error)) {

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"syscall/js"
 
 	"wkpi-web/wasm/protocol"
 )
 
 // The current dataset is kept in IndexedDB (not localStorage: uploads can
-// be megabytes of bytes) as one record {key, names, blobs}; the page's
+// be megabytes of bytes) as one record {key, names, blobs, options} (each
+// file's options as JSON, "" for none; a record saved before options
+// existed has none); the page's
 // other saved state (models, last results) as byte arrays under their keys.
 const (
 	dbName    = "wkpi"
@@ -69,16 +73,27 @@ func saveDataset(key string, files []protocol.File) error {
 	}
 	names := js.Global().Get("Array").New()
 	blobs := js.Global().Get("Array").New()
+	options := js.Global().Get("Array").New()
 	for _, f := range files {
 		a := js.Global().Get("Uint8Array").New(len(f.Data))
 		js.CopyBytesToJS(a, f.Data)
 		names.Call("push", f.Name)
 		blobs.Call("push", a)
+		o := ""
+		if f.Options != nil {
+			b, err := json.Marshal(f.Options)
+			if err != nil {
+				return err
+			}
+			o = string(b)
+		}
+		options.Call("push", o)
 	}
 	rec := js.Global().Get("Object").New()
 	rec.Set("key", key)
 	rec.Set("names", names)
 	rec.Set("blobs", blobs)
+	rec.Set("options", options)
 	_, err = request(s.Call("put", rec, dbCurrent))
 	return err
 }
@@ -92,10 +107,17 @@ func loadDataset() (string, []protocol.File, error) {
 	if err != nil || !rec.Truthy() {
 		return "", nil, err
 	}
-	names, blobs := rec.Get("names"), rec.Get("blobs")
+	names, blobs, options := rec.Get("names"), rec.Get("blobs"), rec.Get("options")
 	files := make([]protocol.File, names.Length())
 	for i := range files {
 		files[i] = protocol.File{Name: names.Index(i).String(), Data: bytesOf(blobs.Index(i))}
+		if options.Truthy() && i < options.Length() && options.Index(i).String() != "" {
+			var o protocol.DataOptions
+			if err := json.Unmarshal([]byte(options.Index(i).String()), &o); err != nil {
+				return "", nil, fmt.Errorf("the saved options of %s: %w", files[i].Name, err)
+			}
+			files[i].Options = &o
+		}
 	}
 	return rec.Get("key").String(), files, nil
 }

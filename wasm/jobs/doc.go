@@ -7,7 +7,12 @@
 // parse it again, and the features of that dataset under the last
 // feature settings, so that the jobs of one cross-validation (some folds each,
 // then the final Train) compute them once per worker. Jobs that read no
-// dataset (Defaults, Inspect, Predict, MergeCV) carry their inputs: a
-// model's JSON, graph files, the parts of a cross-validation. convert.go
+// dataset (Defaults, Inspect, InspectData, Predict, MergeCV) carry their
+// inputs: a model's JSON, graph files, a molecule file to inspect, the
+// parts of a cross-validation. A dataset is a TU dataset's files or zip,
+// a zip of SWC neurons with a labels.csv, or one molecule table, SD file
+// or GraphML collection with the options it is read with (data.go, through
+// core/dataset); a Load that fails on records that cannot be read lists
+// them in Response.Bad. convert.go
 // turns core results into the protocol's plain mirrors. Add a job by adding a case to Worker.Run.
 package jobs

@@ -21,6 +21,8 @@ import (
 type Worker struct {
 	key string
 	ds  *graph.Dataset
+	// source says how a molecule file became ds; nil for TU and SWC.
+	source *protocol.DataSource
 	// codes is the dataset's node-label code table from its README.txt
 	// (tu.NodeLabelNames), nil when it has none; edgeCodes its edge-label
 	// table (tu.EdgeLabelNames), which a scaffold split reads bonds by.
@@ -41,7 +43,7 @@ type Worker struct {
 func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) protocol.Response {
 	resp, err := w.run(ctx, req, report, fold)
 	if err != nil {
-		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error()}
+		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error(), Bad: failedRecords(err)}
 	}
 	resp.ID, resp.Event = req.ID, protocol.Done
 	return resp
@@ -57,6 +59,8 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		return predict(ctx, req, report)
 	case protocol.MergeCV:
 		return mergeCV(req.Parts)
+	case protocol.InspectData:
+		return inspectData(req)
 	}
 	ds, err := w.dataset(req)
 	if err != nil {
@@ -64,7 +68,9 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 	}
 	switch req.Kind {
 	case protocol.Load:
-		return protocol.Response{Summary: Summarise(ds)}, nil
+		s := Summarise(ds)
+		s.Source = w.source
+		return protocol.Response{Summary: s}, nil
 	case protocol.Draw:
 		g, err := pick(ds, req.Graph)
 		if err != nil {
@@ -89,11 +95,11 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 // otherwise returns the held dataset if its key matches.
 func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
 	if len(req.Files) > 0 {
-		ds, err := Parse(req.Files)
+		ds, src, err := readDataset(req.Files)
 		if err != nil {
 			return nil, err
 		}
-		w.key, w.ds, w.feat, w.codes = req.Dataset, ds, nil, codeTable(req.Files)
+		w.key, w.ds, w.source, w.feat, w.codes = req.Dataset, ds, src, nil, codeTable(req.Files)
 		w.edgeCodes = readmeTable(req.Files, tu.ZipEdgeLabelNames, tu.EdgeLabelNames)
 		return ds, nil
 	}
@@ -103,21 +109,12 @@ func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
 	return w.ds, nil
 }
 
-// Parse reads a TU dataset given as one zip or as its text files.
+// Parse reads a dataset given as its files: a TU dataset's text files or
+// zip, a zip of SWC neurons with a labels.csv, or one molecule table, SD
+// file or GraphML collection read with its options.
 func Parse(files []protocol.File) (*graph.Dataset, error) {
-	if len(files) == 1 && strings.EqualFold(path.Ext(files[0].Name), ".zip") {
-		f := files[0]
-		ds, err := tu.ReadZip(bytes.NewReader(f.Data), int64(len(f.Data)))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		return ds, nil
-	}
-	m := make(map[string][]byte, len(files))
-	for _, f := range files {
-		m[f.Name] = f.Data
-	}
-	return tu.ReadFiles(m)
+	ds, _, err := readDataset(files)
+	return ds, err
 }
 
 // codeTable reads the node-label code table of a dataset's README.txt, in

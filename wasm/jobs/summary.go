@@ -7,7 +7,7 @@ import (
 
 // Summarise counts what the Data tab shows about a dataset.
 func Summarise(ds *graph.Dataset) *protocol.Summary {
-	s := &protocol.Summary{Name: ds.Name, Graphs: len(ds.Graphs)}
+	s := &protocol.Summary{Name: ds.Name, Graphs: len(ds.Graphs), Names: ds.Names}
 	counts := make([]int, len(ds.Classes))
 	for _, l := range ds.Labels {
 		counts[l]++

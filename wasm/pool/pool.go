@@ -150,6 +150,7 @@ func (p *Pool) Running() int {
 var interactive = map[protocol.Kind]bool{
 	protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
 	protocol.Inspect: true, protocol.Predict: true, protocol.MergeCV: true,
+	protocol.InspectData: true,
 }
 
 // heavyRunning counts the workers busy with heavy jobs.
@@ -302,7 +303,11 @@ func (p *Pool) receive(s *slot, e protocol.Envelope) {
 		// The job may have failed parsing the files it carried, so the
 		// worker may not hold the dataset: send the files again next time.
 		s.job, s.dataset = nil, ""
-		calls = append(calls, fail(j, errors.New(resp.Error)))
+		err := resp.Err() // a *protocol.JobError, whose Bad the page reads
+		if err == nil {
+			err = fmt.Errorf("worker answered job %d with event %q", resp.ID, resp.Event)
+		}
+		calls = append(calls, fail(j, err))
 	}
 	calls = append(calls, p.dispatch()...)
 	p.mu.Unlock()

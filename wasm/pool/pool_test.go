@@ -295,3 +295,24 @@ func TestFill(t *testing.T) {
 		t.Errorf("jobs after Fill: %d workers; sent %d and %d, want one job on each of the 2", len(sp.conns), len(sp.conns[0].sent), len(sp.conns[1].sent))
 	}
 }
+
+// TestFailureCarriesBadRecords: a failed job's error is the worker's
+// message, and a *protocol.JobError with the records that could not be
+// read; a file's options reach the worker with its files.
+func TestFailureCarriesBadRecords(t *testing.T) {
+	var f fakeSpawner
+	p := New(1, f.spawn)
+	x := 6.0
+	p.SetDataset("mols", []protocol.File{{Name: "m.csv", Data: []byte("smiles,y\n"), Options: &protocol.DataOptions{Target: "y", Threshold: &x}}})
+	var got error
+	p.Submit(protocol.Request{Kind: protocol.Load, Dataset: "mols"}, Handler{Fail: func(err error) { got = err }})
+	if o := f.conns[0].sent[0].Files[0].Options; o == nil || o.Target != "y" || *o.Threshold != 6 {
+		t.Fatalf("options sent %+v", o)
+	}
+	bad := &protocol.BadRecords{File: "m.csv", Unit: "rows", Total: 3, Count: 1, First: []protocol.BadRecord{{Index: 2, Where: "row 2 (line 3)", Problem: "row 2 (line 3): bad"}}}
+	f.conns[0].answer(t, protocol.Response{Event: protocol.Failed, Error: "m.csv: 1 of 3 rows cannot be read", Bad: bad})
+	var je *protocol.JobError
+	if !errors.As(got, &je) || got.Error() != "m.csv: 1 of 3 rows cannot be read" || je.Bad == nil || je.Bad.Count != 1 || je.Bad.First[0].Index != 2 {
+		t.Fatalf("fail got %v (%+v)", got, je)
+	}
+}

@@ -9,7 +9,9 @@ import (
 
 	"wkpi-web/core/compare"
 	"wkpi-web/core/crossval"
+	"wkpi-web/core/dataset"
 	"wkpi-web/core/eval"
+	"wkpi-web/core/graphfile"
 	"wkpi-web/core/learn"
 	"wkpi-web/core/persistence"
 )
@@ -141,5 +143,41 @@ func TestMethodsAreCompares(t *testing.T) {
 	back, _ := json.Marshal(ours)
 	if string(back) != string(data) {
 		t.Errorf("CompareMethod JSON\n%s\nwant compare.Method's\n%s", back, data)
+	}
+}
+
+// TestDataTypesMirrorDataset: the options, a column's description and a
+// bad record have dataset's JSON, both ways; the format names are
+// graphfile's and dataset's.
+func TestDataTypesMirrorDataset(t *testing.T) {
+	x := 6.5
+	for _, pair := range []struct{ core, ours any }{
+		{dataset.Options{SMILES: "smi", Target: "pIC50", Threshold: &x, SkipBad: true}, DataOptions{SMILES: "smi", Target: "pIC50", Threshold: &x, SkipBad: true}},
+		{dataset.Options{}, DataOptions{}},
+		{dataset.Column{Name: "AMW", Values: 200, Distinct: 183, Numeric: true, Median: 213.2, Examples: []string{"122.1"}},
+			DataColumn{Name: "AMW", Values: 200, Distinct: 183, Numeric: true, Median: 213.2, Examples: []string{"122.1"}}},
+		{dataset.Skipped{Index: 3, Where: "row 3 (line 4)", Name: "m3", Problem: "bad"}, BadRecord{Index: 3, Where: "row 3 (line 4)", Name: "m3", Problem: "bad"}},
+	} {
+		a, err := json.Marshal(pair.core)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(pair.ours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("JSON %s, want dataset's %s", b, a)
+		}
+		back := reflect.New(reflect.TypeOf(pair.ours))
+		if err := json.Unmarshal(a, back.Interface()); err != nil || !reflect.DeepEqual(back.Elem().Interface(), pair.ours) {
+			t.Errorf("dataset's JSON %s read as %+v (%v)", a, back.Elem().Interface(), err)
+		}
+	}
+	for _, c := range [][2]string{{FormatCSV, graphfile.FormatCSV}, {FormatTSV, graphfile.FormatTSV}, {FormatSD, graphfile.FormatMolfile},
+		{FormatGraphML, graphfile.FormatGraphML}, {FormatTU, dataset.FormatTU}, {FormatSWC, dataset.FormatSWC}} {
+		if c[0] != c[1] {
+			t.Errorf("format %q, core's %q", c[0], c[1])
+		}
 	}
 }

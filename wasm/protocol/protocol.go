@@ -14,8 +14,16 @@ import (
 type Kind string
 
 const (
-	// Load parses the dataset and summarises it.
+	// Load parses the dataset and summarises it. A Load that fails on
+	// records of a molecule file that cannot be read lists them in
+	// Response.Bad.
 	Load Kind = "load"
+	// InspectData lists what the one file of Request.Inputs (a molecule
+	// table, an SD file or a GraphML collection, read with the file's
+	// Options) offers as a dataset: Response.Inspection, and in
+	// Response.Arrays the values of its numeric columns (ColumnValues).
+	// It reads no dataset.
+	InspectData Kind = "inspect-data"
 	// Draw lays out one graph of the dataset for drawing.
 	Draw Kind = "draw"
 	// Explore computes a descriptor function on one graph, its extended
@@ -48,10 +56,15 @@ const (
 	Failed   Event = "failed"   // Error is set; last message of the job
 )
 
-// File is one file of a dataset as the user gave it (a TU text file or a zip).
+// File is one file of a dataset as the user gave it: a TU text file, a
+// zip, or a molecule table, SD file or GraphML collection (IsDataFile).
 type File struct {
 	Name string `json:"name"`
 	Data []byte `json:"-"` // travels as a blob
+	// Options say how a molecule file becomes a dataset; nil for TU
+	// files and zips. They travel with the file, so that every worker
+	// that parses the dataset reads it alike.
+	Options *DataOptions `json:"options,omitempty"`
 }
 
 // Descriptor chooses the function a filtration is built from; it mirrors
@@ -122,7 +135,11 @@ type Response struct {
 	Fold     *Fold     `json:"fold,omitempty"`   // Partial
 	Merged   *MergedCV `json:"merged,omitempty"` // MergeCV
 	Info     *Info     `json:"info,omitempty"`   // Train, Inspect and Predict
-	Graphs   []Graph   `json:"graphs,omitempty"`
+	// Inspection is an InspectData job's result.
+	Inspection *DataInspection `json:"inspection,omitempty"`
+	// Bad lists the records that made a Load fail (with Event Failed).
+	Bad    *BadRecords `json:"bad,omitempty"`
+	Graphs []Graph     `json:"graphs,omitempty"`
 	// Compared holds a Compare job's methods.
 	Compared []CompareMethod `json:"compared,omitempty"`
 	// Model is a trained model's JSON (Train); it travels as a blob.
@@ -144,6 +161,13 @@ type Summary struct {
 	EdgeLabels    bool    `json:"edgeLabels"`
 	Disconnected  int     `json:"disconnected"`  // graphs with more than one component
 	IsolatedNodes int     `json:"isolatedNodes"` // nodes of degree 0, over all graphs
+	// Names are the graphs' names (a molecule file's name column, SD
+	// titles, GraphML ids, else "row 3"); nil when the dataset has none
+	// (TU).
+	Names []string `json:"names,omitempty"`
+	// Source says how a molecule file became the dataset; nil for TU and
+	// SWC datasets.
+	Source *DataSource `json:"source,omitempty"`
 }
 
 // Class is one class label and how many graphs carry it.

@@ -1,0 +1,221 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// The types of this file let the page offer the user's own molecule
+// files as datasets (core/dataset) without linking core/dataset: plain
+// mirrors of its Options, Inspection and bad records, with the same
+// JSON where they mirror a core type.
+
+// DataOptions say how a molecule table, an SD file or a GraphML
+// collection becomes a dataset; they mirror core/dataset.Options, JSON
+// included.
+type DataOptions struct {
+	// SMILES names a table's SMILES column; "" takes the column named
+	// smiles (any case).
+	SMILES string `json:"smiles,omitempty"`
+	// Target names the class: a column, SD property or GraphML graph
+	// key; "" takes core/dataset's default.
+	Target string `json:"target,omitempty"`
+	// Threshold, when set, cuts a numeric target into the classes "< X"
+	// and ">= X".
+	Threshold *float64 `json:"threshold,omitempty"`
+	// SkipBad leaves out the records that cannot be read (they are
+	// listed in DataSource.Skipped) instead of failing.
+	SkipBad bool `json:"skipBad,omitempty"`
+}
+
+// DataExtensions are the extensions of the molecule files the page
+// inspects before loading (IsDataFile); UploadAccept is every extension
+// the Data tab's upload takes.
+var DataExtensions = []string{".csv", ".tsv", ".sdf", ".sd", ".graphml", ".xml"}
+
+// UploadAccept is the Data tab's file input's accept list: TU text files
+// and zips (TU, or SWC neurons with a labels.csv), and the molecule files.
+var UploadAccept = ".txt,.zip," + strings.Join(DataExtensions, ",")
+
+// IsDataFile reports whether name is a molecule table, an SD file or a
+// GraphML collection, by its extension: a file that is inspected first
+// and loaded with DataOptions.
+func IsDataFile(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	for _, e := range DataExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Formats of DataInspection.Format and DataSource.Format: core/graphfile's
+// and core/dataset's names.
+const (
+	FormatCSV     = "csv"
+	FormatTSV     = "tsv"
+	FormatSD      = "sdf"
+	FormatGraphML = "graphml"
+	FormatTU      = "tu"
+	FormatSWC     = "swc"
+)
+
+// FormatName names a format for the page: "an SD file".
+func FormatName(format string) string {
+	switch format {
+	case FormatCSV:
+		return "a CSV table"
+	case FormatTSV:
+		return "a TSV table"
+	case FormatSD:
+		return "an SD file"
+	case FormatGraphML:
+		return "a GraphML collection"
+	case FormatTU:
+		return "a TU dataset"
+	case FormatSWC:
+		return "SWC neurons"
+	}
+	return format
+}
+
+// IsTable reports whether format is a table, which has a SMILES column.
+func IsTable(format string) bool { return format == FormatCSV || format == FormatTSV }
+
+// Unit names the records of a format: "rows" of a table, "graphs" of a
+// GraphML collection, "records" of an SD file.
+func Unit(format string) string {
+	switch format {
+	case FormatCSV, FormatTSV:
+		return "rows"
+	case FormatGraphML, FormatTU, FormatSWC:
+		return "graphs"
+	}
+	return "records"
+}
+
+// DataInspection is what a molecule file offers as a dataset
+// (core/dataset.Inspection): its columns, SD properties or GraphML keys,
+// and the SMILES, name and target columns core/dataset would take.
+type DataInspection struct {
+	File    string `json:"file"`
+	Format  string `json:"format"`
+	Records int    `json:"records"`
+	// Columns are the table's columns but the SMILES column (all of them
+	// when SMILES is ""), or the SD properties or GraphML graph keys.
+	Columns []DataColumn `json:"columns"`
+	// SMILES is the table's SMILES column; "" when none is named smiles
+	// and none was given: the user picks one.
+	SMILES string `json:"smiles,omitempty"`
+	Name   string `json:"name,omitempty"`   // the column the names come from
+	Target string `json:"target,omitempty"` // the default target; "" when there is none
+	// Bad are the records whose molecule or graph cannot be read,
+	// whatever the target.
+	Bad *BadRecords `json:"bad,omitempty"`
+}
+
+// Column returns the column named name, or nil.
+func (in *DataInspection) Column(name string) *DataColumn {
+	for i := range in.Columns {
+		if in.Columns[i].Name == name {
+			return &in.Columns[i]
+		}
+	}
+	return nil
+}
+
+// DataColumn describes one column's values; it mirrors
+// core/dataset.Column, JSON included.
+type DataColumn struct {
+	Name     string `json:"name"`
+	Values   int    `json:"values"`   // records with a non-empty value
+	Distinct int    `json:"distinct"` // different values
+	// Numeric is true when every non-empty value is a number; Median is
+	// then their median.
+	Numeric  bool     `json:"numeric"`
+	Median   float64  `json:"median"`
+	Examples []string `json:"examples"` // the first (at most 3) different values
+}
+
+// ColumnValues prefixes the name of a numeric column in an InspectData
+// response's Arrays: Arrays[ColumnValues+name] holds the column's value
+// for each record whose molecule can be read, in file order, NaN where
+// the record has none. The page counts the classes of a threshold from
+// them as the user types it.
+const ColumnValues = "column:"
+
+// ShownBad is how many bad records a BadRecords lists.
+const ShownBad = 10
+
+// BadRecords are records of a file that cannot be read.
+type BadRecords struct {
+	File  string      `json:"file"`
+	Unit  string      `json:"unit"`  // "rows", "records" or "graphs"
+	Total int         `json:"total"` // records in the file
+	Count int         `json:"count"` // records that cannot be read
+	First []BadRecord `json:"first"` // the first ShownBad of them
+}
+
+// BadRecord is one record that cannot be read; it mirrors
+// core/dataset.Skipped, JSON included.
+type BadRecord struct {
+	Index int    `json:"index"` // 1-based row, record or graph number
+	Where string `json:"where"` // "row 3 (line 4)"
+	Name  string `json:"name"`
+	// Problem says what is wrong, beginning with Where (the file's name
+	// left out): `row 3 (line 4): SMILES "C1CC": ...`.
+	Problem string `json:"problem"`
+}
+
+// DataSource says how a molecule file became a dataset (Summary.Source).
+type DataSource struct {
+	File    string      `json:"file"`
+	Format  string      `json:"format"`
+	Records int         `json:"records"` // records of the file, good and bad
+	Options DataOptions `json:"options"` // as given, with the columns read filled in
+	// Skipped are the records left out (Options.SkipBad).
+	Skipped *BadRecords `json:"skipped,omitempty"`
+}
+
+// JobError is a failed job's error as pool.Handler.Fail receives it: the
+// worker's message and, when a Load failed on records that cannot be
+// read, which records (use errors.As).
+type JobError struct {
+	Message string
+	Bad     *BadRecords
+}
+
+func (e *JobError) Error() string { return e.Message }
+
+// Err returns a Failed response as a *JobError, and nil for other events.
+func (r Response) Err() error {
+	if r.Event != Failed {
+		return nil
+	}
+	return &JobError{Message: r.Error, Bad: r.Bad}
+}
+
+// DatasetKey names the dataset of uploaded files for Request.Dataset: their
+// names and sizes, and the options of molecule files, so that the same
+// file loaded with another target is another dataset.
+func DatasetKey(files []File) string {
+	var b strings.Builder
+	b.WriteString("upload:")
+	for i, f := range files {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s:%d", f.Name, len(f.Data))
+		if f.Options != nil {
+			if o, err := json.Marshal(f.Options); err == nil {
+				b.Write(o)
+			} else { // a NaN threshold, which no job accepts either
+				fmt.Fprintf(&b, "%+v", *f.Options)
+			}
+		}
+	}
+	return b.String()
+}
