@@ -107,6 +107,19 @@ func (t *TrainTab) results() app.UI {
 						app.Dt().Text("Always the largest class"),
 						app.Dd().ID("acc-majority").DataSet("value", rate).Text(fmt.Sprintf("%.1f %% (class %s)", 100*rate, largest)),
 					),
+					app.Table().ID("train-metrics").Body(
+						app.Caption().Text("The metrics unbalanced classes call for, mean ± std over the folds"),
+						app.THead().Body(app.Tr().Body(
+							app.Th().Scope("col").Text("Weight function"),
+							app.Th().Scope("col").Text("ROC-AUC"),
+							app.Th().Scope("col").Text("Balanced accuracy"),
+							app.Th().Scope("col").Text("Macro F1"),
+						)),
+						app.TBody().Body(
+							metricsRow("metrics-learned", "Learned", r.Learned),
+							metricsRow("metrics-baseline", "Initial", r.Baseline),
+						),
+					),
 					app.If(t.Test != nil, func() app.UI {
 						return app.P().ID("train-verdict").DataSet("p", t.Test.TP).Text(verdict(*t.Test, r.Learned.Accuracy, rate, largest))
 					}),
@@ -132,6 +145,37 @@ func (t *TrainTab) results() app.UI {
 			&CostPlot{ID: "cost-plot", Names: names, Curves: curves, Stops: stops},
 		),
 	)
+}
+
+// metricsRow shows a result's ROC-AUC, balanced accuracy and macro F1;
+// data-auc keeps the raw mean ROC-AUC.
+func metricsRow(id, name string, r protocol.Result) app.UI {
+	auc := ""
+	if r.ROCAUC.Mean != nil {
+		auc = fmt.Sprint(*r.ROCAUC.Mean)
+	}
+	return app.Tr().ID(id).DataSet("auc", auc).Body(
+		app.Th().Scope("row").Text(name),
+		app.Td().Text(summaryText(r.ROCAUC, 1, "%.3f ± %.3f")),
+		app.Td().Text(summaryText(r.BalancedAccuracy, 100, "%.1f ± %.1f %%")),
+		app.Td().Text(summaryText(r.F1Macro, 1, "%.3f ± %.3f")),
+	)
+}
+
+// summaryText writes a metric over the folds, scaled, or says why it has
+// none; folds without it (one class in their test set) are counted.
+func summaryText(s protocol.MetricSummary, scale float64, format string) string {
+	if s.Mean == nil || s.Std == nil {
+		return "none (every test fold has one class)"
+	}
+	text := fmt.Sprintf(format, scale**s.Mean, scale**s.Std)
+	switch {
+	case s.Undefined == 1:
+		text += " (1 fold of one class left out)"
+	case s.Undefined > 1:
+		text += fmt.Sprintf(" (%d folds of one class left out)", s.Undefined)
+	}
+	return text
 }
 
 // accuracy shows mean ± std in percent; data-value keeps the raw mean.

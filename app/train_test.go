@@ -73,13 +73,16 @@ func TestTrainTabResults(t *testing.T) {
 		{Index: 1, Test: []int{1, 3}, Predicted: []int{0, 0}, BaselinePredicted: []int{1, 1}, Accuracy: 0.5, Baseline: 0.5, Trace: protocol.Trace{Cost: []float64{2, 1.5}, Iterations: 1}},
 	}
 	rep := protocol.Report{Folds: folds,
-		Learned:  protocol.Result{Accuracy: 0.75, Std: 0.25, PerFold: []float64{1, 0.5}, Confusion: [][]int{{2, 0}, {1, 1}}, Predictions: []int{0, 0, 1, 0}},
+		Learned: protocol.Result{Accuracy: 0.75, Std: 0.25, PerFold: []float64{1, 0.5}, Confusion: [][]int{{2, 0}, {1, 1}}, Predictions: []int{0, 0, 1, 0},
+			ROCAUC:           protocol.MetricSummary{Mean: ptr(0.875), Std: ptr(0.125), Undefined: 1},
+			BalancedAccuracy: protocol.MetricSummary{Mean: ptr(0.75), Std: ptr(0.25)}, F1Macro: protocol.MetricSummary{Mean: ptr(0.7), Std: ptr(0.3)}},
 		Baseline: protocol.Result{Accuracy: 0.5, Std: 0, PerFold: []float64{0.5, 0.5}, Confusion: [][]int{{0, 2}, {0, 2}}, Predictions: []int{1, 1, 1, 1}}}
 	test := protocol.PairedTest{ComparePaired: protocol.ComparePaired{Differences: []float64{0.5, 0}, TP: 0.5, WilcoxonP: 1}, Mean: 0.25, Std: 0.35355}
 	html := app.HTMLString(&TrainTab{Summary: s, Form: &protocol.Training{Spec: spec.Defaults()},
 		Folds: rep.Folds, Report: &rep, Test: &test})
 	// Learned: folds 1 and 0.5, mean 0.75, population std 0.25.
 	for _, want := range []string{"75.0 ± 25.0 %", "50.0 ± 0.0 %", `data-value="0.75"`, `id="confusion-learned"`, "fold 2",
+		"0.875 ± 0.125 (1 fold of one class left out)", `data-auc="0.875"`, "0.700 ± 0.300", "none (every test fold has one class)",
 		`data-p="0.5"`, "Learning did not help here: learned minus initial weight function: +25.0 ± 35.4 points over 2 folds (paired t-test p = 0.5, Wilcoxon signed-rank p = 1)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Train tab", want)
@@ -235,3 +238,5 @@ func TestChoiceSummary(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 }
+
+func ptr(v float64) *float64 { return &v }

@@ -134,6 +134,13 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	if b < 0.80 || l < 0.80 {
 		t.Errorf("accuracy on MUTAG: learned %.3f, baseline (unlearned) %.3f; want both >= 0.80", l, b)
 	}
+	// ROC-AUC from the folds' decision values, as `wkpi eval` reports it
+	// (0.947 learned on MUTAG with the defaults).
+	auc := value[string](t, ctx, `document.querySelector("#metrics-learned").dataset.auc`)
+	if a, err := strconv.ParseFloat(auc, 64); err != nil || a < 0.9 || a > 1 {
+		t.Errorf("ROC-AUC on MUTAG %q, want a number in [0.9, 1]", auc)
+	}
+	t.Logf("MUTAG ROC-AUC in the browser: learned %s", auc)
 	// The defaults choose the images per fold; the result says how.
 	if choice := value[string](t, ctx, `document.querySelector("#train-choice")?.textContent ?? ""`); !regexp.MustCompile(`size-aware .* in \d+ of 10 folds`).MatchString(choice) {
 		t.Errorf("the automatic choice of images is not reported: %q", choice)
