@@ -305,6 +305,24 @@ func checkAPI(t *testing.T, base string) {
 		post(t, base, "POST", "/api/predict?format=sdf", "", sdf, &got)
 		samePredictions(t, got.Predictions, want[len(want)-2:])
 	})
+	t.Run("a model stored in KV is used", func(t *testing.T) {
+		other := trainPTC(t)
+		b, err := os.ReadFile(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stored struct{ Stored, Dataset string }
+		post(t, base, "PUT", "/api/models/ptc", "Bearer "+testToken, b, &stored)
+		if stored.Stored != "ptc" || stored.Dataset != "PTC_MR" {
+			t.Errorf("stored %+v", stored)
+		}
+		var got predictResponse
+		post(t, base, "POST", "/api/predict?format=json&model=ptc", "", graphsJSON(t, "../../data/MUTAG", 20), &got)
+		if got.Model.Dataset != "PTC_MR" || got.Model.Name != "ptc" {
+			t.Errorf("model %+v", got.Model)
+		}
+		samePredictions(t, got.Predictions, cliPredictions(t, other, "../../data/MUTAG")[:20])
+	})
 	t.Run("SMILES as wkpi predict: in JSON, named; in a .smi body", func(t *testing.T) {
 		lines := []string{"c1ccc(cc1)[N+](=O)[O-] nitrobenzene", "O=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2", "Nc1ccccc1 aniline"}
 		smi := filepath.Join(t.TempDir(), "mols.smi")
@@ -328,24 +346,6 @@ func checkAPI(t *testing.T, base string) {
 		got = predictResponse{}
 		post(t, base, "POST", "/api/predict?format=json", "", one, &got)
 		samePredictions(t, got.Predictions, want[1:2])
-	})
-	t.Run("a model stored in KV is used", func(t *testing.T) {
-		other := trainPTC(t)
-		b, err := os.ReadFile(other)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stored struct{ Stored, Dataset string }
-		post(t, base, "PUT", "/api/models/ptc", "Bearer "+testToken, b, &stored)
-		if stored.Stored != "ptc" || stored.Dataset != "PTC_MR" {
-			t.Errorf("stored %+v", stored)
-		}
-		var got predictResponse
-		post(t, base, "POST", "/api/predict?format=json&model=ptc", "", graphsJSON(t, "../../data/MUTAG", 20), &got)
-		if got.Model.Dataset != "PTC_MR" || got.Model.Name != "ptc" {
-			t.Errorf("model %+v", got.Model)
-		}
-		samePredictions(t, got.Predictions, cliPredictions(t, other, "../../data/MUTAG")[:20])
 	})
 	for _, c := range badCases() {
 		t.Run(c.name, func(t *testing.T) { checkBad(t, base, c) })
