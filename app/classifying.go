@@ -45,6 +45,8 @@ func (r *Root) classifyTab() app.UI {
 	}
 	if m := r.models.current; m != nil {
 		t.Model, t.Weight = m.info, m.after
+	} else if t.Error == "" && len(r.siteModels()) > 0 {
+		t.Error = r.models.err // why the site's model is missing
 	}
 	return t
 }

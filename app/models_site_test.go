@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,15 @@ func TestSiteModels(t *testing.T) {
 	answerInspect(t, e, broken.fakeBackend, 0, "PTC_MR")
 	if !strings.Contains(r.models.err, "model mutag could not be loaded") || r.models.current == nil || r.models.current.name != "ptc" {
 		t.Errorf("error %q, current %v", r.models.err, r.models.current)
+	}
+	// With no model at all, Classify says why.
+	none := &siteBackend{fakeBackend: newFakeBackend(), files: map[string][]byte{"/web/models/ptc.json": []byte(`{"p":1}`)}}
+	r, e = mountSite(t, none)
+	none.of(protocol.Inspect)[0].h.Fail(errors.New("this file is not a usable WKPI model"))
+	e.ConsumeAll()
+	html := app.HTMLString(r.classifyTab())
+	if r.models.current != nil || !strings.Contains(html, "model ptc could not be loaded: this file is not a usable WKPI model") || strings.Contains(html, "Loading this site") {
+		t.Errorf("without a model: current %v, Classify shows %s", r.models.current, html)
 	}
 }
 
