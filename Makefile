@@ -7,6 +7,7 @@ VERSION := $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)-$(shell d
 
 DIST    := dist
 PREFIX  ?=
+MODELS  ?=
 EDGE    := build/edge
 
 .PHONY: all run test data web dist edge node bench fuzz clean
@@ -17,19 +18,21 @@ all: web
 data:
 	$(GO) run ./cmd/datasets -from ../shared/datasets -to data
 
-## web: build the static site (app wasm, worker wasm, assets, demo data) into build/web
+## web: build the static site (app wasm, worker wasm, assets, demo data) into build/web;
+## MODELS="a.json b.json" bundles model files from wkpi train (see dist)
 WASMFLAGS := -trimpath -ldflags="-s -w"
 web: data
 	mkdir -p $(WEB)/web
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/app.wasm ./wasm/app
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/worker.wasm ./wasm/worker
-	$(GO) run ./cmd/static -out $(WEB) -public public -data data -version $(VERSION)
+	$(GO) run ./cmd/static -out $(WEB) -public public -data data -version $(VERSION) -models "$(MODELS)"
 
 ## dist: the site to deploy, into dist/: content-hashed wasm, worker and data names, .br and .gz
-## copies (brotli 11: about a minute). PREFIX=/wkpi-web builds it for that sub-path. docs/deploy.md
+## copies (brotli 11: about a minute). PREFIX=/wkpi-web builds it for that sub-path. MODELS="a.json
+## b.json" publishes a classifier: the site opens on Classify with those models kept. docs/deploy.md
 dist: web
 	rm -rf $(DIST)
-	$(GO) run ./cmd/static -out $(DIST) -wasm $(WEB)/web -public public -data data -version $(VERSION) -prefix "$(PREFIX)" -hash -brotli 11
+	$(GO) run ./cmd/static -out $(DIST) -wasm $(WEB)/web -public public -data data -version $(VERSION) -prefix "$(PREFIX)" -models "$(MODELS)" -hash -brotli 11
 
 ## edge: the Cloudflare Worker (cmd/edge) into build/edge, with a model trained on MUTAG embedded
 edge: data

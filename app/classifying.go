@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -9,34 +11,101 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-// classifyState is the Classify tab's: the predictions of the last
-// upload by the current model (modelsState.current).
+// classifyState is the Classify tab's: the typed SMILES, and the
+// predictions of the last input by the current model
+// (modelsState.current).
 type classifyState struct {
 	running bool
+	job     int64 // the running job's ID
 	err     string
-	graphs  []protocol.Graph // predictions of the last upload
+	smiles  string           // the text area's content
+	graphs  []protocol.Graph // predictions of the last input
 	csvURL  string           // of graphs as CSV, for download
 	chosen  int              // the graph shown
+	// fromLink says the SMILES came with a link (#classify?smiles=...)
+	// and are classified by whichever model is current once the models
+	// are restored or loaded; linked is the model they were last sent to.
+	fromLink bool
+	linked   *trained
 }
 
 func (r *Root) classifyTab() app.UI {
 	cl := &r.classify
 	t := &ClassifyTab{
-		Running: cl.running, Error: cl.err, Graphs: cl.graphs, Chosen: cl.chosen, CSV: cl.csvURL,
-		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.classifyFiles(ctx, files) }) },
+		Running: cl.running, Error: cl.err, SMILES: cl.smiles, Graphs: cl.graphs, Chosen: cl.chosen, CSV: cl.csvURL,
+		Waiting: r.models.current == nil && r.siteWaiting(),
+		OnSMILES: func(s string) {
+			r.act(func(app.Context) { cl.smiles, cl.fromLink = s, false })
+		},
+		OnClassify: func() { r.act(func(ctx app.Context) { cl.fromLink = false; r.classifySMILES(ctx) }) },
+		OnUpload: func(files app.Value) {
+			r.act(func(ctx app.Context) { cl.fromLink = false; r.classifyFiles(ctx, files) })
+		},
 		OnChoose: func(i int) { r.act(func(app.Context) { cl.chosen = i }) },
 	}
 	if m := r.models.current; m != nil {
 		t.Model, t.Weight = m.info, m.after
+	} else if t.Error == "" && len(r.siteModels()) > 0 {
+		t.Error = r.models.err // why the site's model is missing
 	}
 	return t
+}
+
+// linkSMILES reads the query of a #classify?smiles=... link: every
+// smiles parameter (URL-encoded; a '+' is a plus, as SMILES charges
+// need, not a space) gives lines of the text area, which are classified
+// as soon as a model is current.
+func (r *Root) linkSMILES(ctx app.Context, query string) {
+	var lines []string
+	for _, kv := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k != "smiles" {
+			continue
+		}
+		s, err := url.PathUnescape(v)
+		if err != nil {
+			s = v
+		}
+		if s = strings.TrimSpace(s); s != "" {
+			lines = append(lines, s)
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	cl := &r.classify
+	cl.smiles, cl.fromLink, cl.linked = strings.Join(lines, "\n"), true, nil
+	r.classifyLinked(ctx)
+}
+
+// classifyLinked classifies the SMILES of a link with the current model,
+// once per model: restoring the kept models may make another one
+// current after the first.
+func (r *Root) classifyLinked(ctx app.Context) {
+	cl := &r.classify
+	m := r.models.current
+	if !cl.fromLink || m == nil || cl.linked == m || r.Backend == nil {
+		return
+	}
+	cl.linked = m
+	r.classifySMILES(ctx)
+}
+
+// classifySMILES has a worker classify the text area's SMILES with the
+// current model, as a .smi file (protocol.TypedSMILES).
+func (r *Root) classifySMILES(ctx app.Context) {
+	cl := &r.classify
+	if strings.TrimSpace(cl.smiles) == "" {
+		cl.err = "Type or paste a SMILES first, e.g. c1ccc(cc1)[N+](=O)[O-] nitrobenzene."
+		return
+	}
+	r.classifyInputs(ctx, []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(cl.smiles)}})
 }
 
 // classifyFiles has a worker classify the graphs of files (a JS array of
 // File) with the current model.
 func (r *Root) classifyFiles(ctx app.Context, files app.Value) {
-	model := r.models.current
-	if model == nil {
+	if r.models.current == nil {
 		return
 	}
 	cl := &r.classify
@@ -47,29 +116,53 @@ func (r *Root) classifyFiles(ctx app.Context, files app.Value) {
 				cl.running, cl.err = false, fmt.Sprintf("Could not read the files: %v", err)
 				return
 			}
-			r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: fs}, pool.Handler{
-				Done: func(resp protocol.Response) {
-					ctx.Dispatch(func(app.Context) {
-						cl.running = false
-						if r.models.current == model {
-							cl.graphs, cl.chosen = resp.Graphs, 0
-							if cl.csvURL != "" {
-								r.Backend.RevokeURL(cl.csvURL)
-							}
-							cl.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
-						}
-					})
-				},
-				Fail: func(err error) {
-					ctx.Dispatch(func(app.Context) {
-						cl.running = false
-						cl.err = "Could not classify: " + err.Error()
-						if len(cl.graphs) > 0 {
-							cl.err += "\nThe earlier predictions below still stand."
-						}
-					})
-				},
-			})
+			r.classifyInputs(ctx, fs)
 		})
 	})
+}
+
+// classifyInputs has a worker classify inputs with the current model; a
+// classification still running is canceled.
+func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File) {
+	model := r.models.current
+	cl := &r.classify
+	if model == nil {
+		cl.running = false
+		return
+	}
+	if cl.running && cl.job != 0 {
+		r.Backend.Cancel(cl.job)
+	}
+	cl.running, cl.err = true, ""
+	var id int64
+	id = r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: inputs}, pool.Handler{
+		Done: func(resp protocol.Response) {
+			ctx.Dispatch(func(app.Context) {
+				if cl.job != id {
+					return // a later classification replaced this one
+				}
+				cl.running = false
+				if r.models.current == model {
+					cl.graphs, cl.chosen = resp.Graphs, 0
+					if cl.csvURL != "" {
+						r.Backend.RevokeURL(cl.csvURL)
+					}
+					cl.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
+				}
+			})
+		},
+		Fail: func(err error) {
+			ctx.Dispatch(func(app.Context) {
+				if cl.job != id {
+					return
+				}
+				cl.running = false
+				cl.err = "Could not classify: " + err.Error()
+				if len(cl.graphs) > 0 {
+					cl.err += "\nThe earlier predictions below still stand."
+				}
+			})
+		},
+	})
+	cl.job = id
 }

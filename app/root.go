@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -70,9 +71,18 @@ func (r *Root) OnMount(ctx app.Context) {
 
 func (r *Root) current() string {
 	if r.tab == "" {
-		return "data"
+		return r.startTab()
 	}
 	return r.tab
+}
+
+// startTab is the tab a URL without a fragment shows: Data, or Classify
+// on a site that bundles models (a published classifier).
+func (r *Root) startTab() string {
+	if len(r.siteModels()) > 0 {
+		return "classify"
+	}
+	return tabs[0][0]
 }
 
 // Render lays out the page.
@@ -226,14 +236,19 @@ func neighbourTab(id, key string) (string, bool) {
 }
 
 // OnNav selects the tab named by the URL's fragment (#train), so that
-// links, Back and Forward move between tabs.
+// links, Back and Forward move between tabs. A fragment may carry a
+// query after the tab: #classify?smiles=CCO fills in the SMILES and
+// classifies them.
 func (r *Root) OnNav(ctx app.Context) {
-	id := ctx.Page().URL().Fragment
+	id, query, _ := strings.Cut(ctx.Page().URL().EscapedFragment(), "?")
 	if id == "" {
-		id = tabs[0][0]
+		id = r.startTab()
 	}
 	if _, ok := tabIndex(id); ok && id != r.current() {
 		r.selectTab(ctx, id)
+	}
+	if id == "classify" && query != "" {
+		r.linkSMILES(ctx, query)
 	}
 }
 

@@ -27,6 +27,7 @@ type modelsState struct {
 	current *trained   // the one Classify uses
 	loading bool       // a model file is being read and checked
 	err     string
+	site    siteState // the site's own models (a published classifier)
 }
 
 // trained is a kept model: its name, its JSON as a worker described it,
@@ -175,6 +176,7 @@ func (r *Root) restoreModels(ctx app.Context) {
 					for _, s := range list {
 						r.restoreModel(ctx, s, string(current))
 					}
+					r.loadSiteModels(ctx, list)
 				})
 			})
 		})
@@ -185,7 +187,7 @@ func (r *Root) restoreModels(ctx app.Context) {
 func (r *Root) restoreModel(ctx app.Context, s savedModel, current string) {
 	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: s.Data}, pool.Handler{
 		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
+			ctx.Dispatch(func(ctx app.Context) {
 				name := s.Name
 				if name == "" {
 					name = r.uniqueName(resp.Info.Dataset)
@@ -199,6 +201,7 @@ func (r *Root) restoreModel(ctx app.Context, s savedModel, current string) {
 				ms.kept = append(ms.kept, m)
 				if ms.current == nil || name == current {
 					ms.current = m
+					r.classifyLinked(ctx) // SMILES of a link wait for a model
 				}
 			})
 		},

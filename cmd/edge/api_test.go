@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -105,6 +106,15 @@ func badCases() []badCase {
 		{"malformed molfile from the content type", "POST", "/api/predict", "chemical/x-mdl-molfile", "", "m\n\n\n  2  1  0  0  0  0            999 V2000\n", 400, "body.mol line"},
 		{"malformed JSON", "POST", "/api/predict?format=json", "", "", `{"nodes": 3, "edges": [[0, 1], [1, 7]]}`, 400, "body.json"},
 		{"unknown format", "POST", "/api/predict?format=png", "", "", "0 1\n", 400, "unknown format"},
+		{"bad SMILES in a .smi body", "POST", "/api/predict?format=smi", "", "", "CCO ethanol\nC1CC ring\n", 400, `body.smi line 2: SMILES "C1CC": character 2: ring bond 1 is never closed`},
+		{"bad SMILES in a JSON array", "POST", "/api/predict", "application/json", "", `{"smiles": ["CCO", "CC(=O"]}`, 400, `smiles[1]: SMILES "CC(=O": character 3: '(' is never closed`},
+		{"bad SMILES in a JSON string", "POST", "/api/predict", "", "", `{"smiles": "c1ccccc1\nC1CC"}`, 400, `smiles line 2: SMILES "C1CC": character 2`},
+		{"SMILES neither string nor array", "POST", "/api/predict", "", "", `{"smiles": 5}`, 400, "a string or an array of strings"},
+		{"no SMILES", "POST", "/api/predict", "", "", `{"smiles": []}`, 400, "empty array"},
+		{"a blank SMILES item", "POST", "/api/predict", "", "", `{"smiles": ["CCO", " "]}`, 400, "smiles[1] is empty"},
+		{"two lines in one SMILES item", "POST", "/api/predict", "", "", `{"smiles": ["CCO\nCCN"]}`, 400, "smiles[0] holds a line break"},
+		{"a field beside smiles", "POST", "/api/predict", "", "", `{"smiles": "CCO", "name": "x"}`, 400, `unknown field "name"`},
+		{"SMILES over the node cap", "POST", "/api/predict?format=smi", "", "", strings.Repeat("C", maxNodes+1) + "\n", 422, "1001 nodes"},
 		{"bare node count over the cap", "POST", "/api/predict?format=json", "", "", bigJSON, 422, "5000 nodes"},
 		{"edge list over the node cap", "POST", "/api/predict?format=edgelist", "", "", long.String(), 422, "1001 nodes"},
 		{"unknown model", "POST", "/api/predict?model=nope", "", "", "0 1\n", 404, `no model "nope"`},
@@ -240,7 +250,7 @@ func samePredictions(t *testing.T, got, want []prediction) {
 	}
 	for i := range got {
 		g, w := got[i], want[i]
-		if g.Class != w.Class || g.Points != w.Points || len(g.Decision) != len(w.Decision) {
+		if g.Class != w.Class || g.Name != w.Name || g.Points != w.Points || len(g.Decision) != len(w.Decision) {
 			t.Errorf("graph %d: got %+v, wkpi predict %+v", i, g, w)
 			continue
 		}
@@ -312,6 +322,30 @@ func checkAPI(t *testing.T, base string) {
 			t.Errorf("model %+v", got.Model)
 		}
 		samePredictions(t, got.Predictions, cliPredictions(t, other, "../../data/MUTAG")[:20])
+	})
+	t.Run("SMILES as wkpi predict: in JSON, named; in a .smi body", func(t *testing.T) {
+		lines := []string{"c1ccc(cc1)[N+](=O)[O-] nitrobenzene", "O=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2", "Nc1ccccc1 aniline"}
+		smi := filepath.Join(t.TempDir(), "mols.smi")
+		if err := os.WriteFile(smi, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := cliPredictions(t, bundledModel, smi)
+		if len(want) != 3 || want[1].Name != "line 2" {
+			t.Fatalf("wkpi predict: %+v", want)
+		}
+		var got predictResponse
+		post(t, base, "POST", "/api/predict?format=smi", "", []byte(strings.Join(lines, "\n")), &got)
+		samePredictions(t, got.Predictions, want)
+		// In JSON, a SMILES without a name is named by itself.
+		want[1].Name = "O=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2"
+		body, _ := json.Marshal(map[string][]string{"smiles": lines})
+		got = predictResponse{}
+		post(t, base, "POST", "/api/predict", "", body, &got)
+		samePredictions(t, got.Predictions, want)
+		one, _ := json.Marshal(map[string]string{"smiles": lines[1]})
+		got = predictResponse{}
+		post(t, base, "POST", "/api/predict?format=json", "", one, &got)
+		samePredictions(t, got.Predictions, want[1:2])
 	})
 	for _, c := range badCases() {
 		t.Run(c.name, func(t *testing.T) { checkBad(t, base, c) })

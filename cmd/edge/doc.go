@@ -3,7 +3,7 @@
 // `make dist`, and the Worker answers the prediction API:
 //
 //	GET  /api/health                          {"ok":true,"version":"..."}
-//	POST /api/predict[?format=F][&model=NAME]  one graph file -> predictions
+//	POST /api/predict[?format=F][&model=NAME]  one graph file, or {"smiles": ...} -> predictions
 //	PUT  /api/models/NAME                     store a model in KV (bearer token)
 //
 // The bundled model (MUTAG, `wkpi train` defaults) is embedded at build

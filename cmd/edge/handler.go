@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"wkpi-web/core/graph"
@@ -50,14 +51,19 @@ const bundledName = "bundled"
 // modelName restricts KV keys to names that are safe in a URL and a key.
 var modelName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// formats maps ?format= to the file extension graphfile.Parse reads.
-var formats = map[string]string{"mol": ".mol", "sdf": ".sdf", "graphml": ".graphml", "edgelist": ".txt", "json": ".json"}
+// formats maps ?format= to the file extension graphfile.ReadFile reads.
+var formats = map[string]string{"mol": ".mol", "sdf": ".sdf", "graphml": ".graphml", "edgelist": ".txt", "json": ".json",
+	"smi": ".smi", "csv": ".csv", "tsv": ".tsv"}
+
+// formatNames lists the formats in messages.
+const formatNames = "mol, sdf, graphml, edgelist, json, smi, csv or tsv"
 
 // contentTypes maps a Content-Type to a format; others are sniffed.
 var contentTypes = map[string]string{
 	"chemical/x-mdl-molfile": "mol", "chemical/x-mdl-sdfile": "sdf",
 	"application/graphml+xml": "graphml", "application/xml": "graphml", "text/xml": "graphml",
-	"application/json": "json", "text/csv": "edgelist",
+	"application/json": "json", "text/csv": "csv", "text/tab-separated-values": "tsv",
+	"chemical/x-daylight-smiles": "smi",
 }
 
 // apiError is an error with the HTTP status it maps to.
@@ -131,7 +137,11 @@ func (a *API) health(r *http.Request) (any, error) {
 
 // prediction is one graph's answer, the fields of `wkpi predict -json`.
 type prediction struct {
-	Graph    int       `json:"graph"`
+	Graph int `json:"graph"`
+	// Name is what the body calls the graph (graphfile.Record.Name): an SD
+	// record's title, the name after a SMILES, a table's name column; a
+	// SMILES of a JSON body without a name is named by itself.
+	Name     string    `json:"name,omitempty"`
 	Class    string    `json:"class"`
 	Decision []float64 `json:"decision"`
 	Points   int       `json:"points"`
@@ -147,7 +157,7 @@ type modelInfo struct {
 
 func (a *API) predict(r *http.Request) (any, error) {
 	if r.Method != http.MethodPost {
-		return nil, fail(http.StatusMethodNotAllowed, "use POST with one graph file as the body")
+		return nil, fail(http.StatusMethodNotAllowed, `use POST with one graph file, or {"smiles": ...}, as the body`)
 	}
 	q := r.URL.Query()
 	format := q.Get("format")
@@ -159,7 +169,7 @@ func (a *API) predict(r *http.Request) (any, error) {
 	if format != "" {
 		ext, ok := formats[format]
 		if !ok {
-			return nil, fail(http.StatusBadRequest, "unknown format %q (want mol, sdf, graphml, edgelist or json)", format)
+			return nil, fail(http.StatusBadRequest, "unknown format %q (want %s)", format, formatNames)
 		}
 		name += ext
 	}
@@ -172,7 +182,21 @@ func (a *API) predict(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	graphs, err := parse(name, body)
+	var graphs []*graph.Graph
+	var names []string
+	if format == "" || format == "json" {
+		var s *smilesBody
+		if s, err = readSMILESBody(body); err != nil {
+			return nil, err
+		}
+		if s != nil {
+			name = "smiles"
+			graphs, names, err = s.parse()
+		}
+	}
+	if graphs == nil && err == nil {
+		graphs, names, err = parse(name, body)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +208,7 @@ func (a *API) predict(r *http.Request) (any, error) {
 	}
 	out := make([]prediction, len(preds))
 	for i, p := range preds {
-		out[i] = prediction{i, p.Label, p.Decision, len(p.Points)}
+		out[i] = prediction{i, names[i], p.Label, p.Decision, len(p.Points)}
 	}
 	return map[string]any{"predictions": out, "model": modelInfo{
 		Name: mname, Dataset: m.Dataset, Classes: m.Classes,
@@ -192,25 +216,137 @@ func (a *API) predict(r *http.Request) (any, error) {
 	}}, nil
 }
 
-// parse reads the graphs of a body and enforces the node cap. A JSON node
-// count is checked before parsing, as it is the one size not backed by
-// bytes of the body.
-func parse(name string, body []byte) ([]*graph.Graph, error) {
+// parse reads the graphs of a body, with their names, and enforces the
+// node cap. A JSON node count is checked before parsing, as it is the one
+// size not backed by bytes of the body. A record that cannot be read (a
+// bad SMILES: the line and character) fails the whole request.
+func parse(name string, body []byte) ([]*graph.Graph, []string, error) {
+	recs, err := records(name, body)
+	if err != nil {
+		return nil, nil, err
+	}
+	graphs, names := make([]*graph.Graph, len(recs)), make([]string, len(recs))
+	for i, r := range recs {
+		graphs[i], names[i] = r.Graph, r.Name
+	}
+	return graphs, names, nil
+}
+
+// records is parse's reading: every record of the body, all readable.
+func records(name string, body []byte) ([]graphfile.Record, error) {
 	if n := jsonNodeCount(body); n > maxNodes {
 		return nil, fail(http.StatusUnprocessableEntity, "%s: %d nodes, this API takes at most %d per request", name, n, maxNodes)
 	}
-	graphs, err := graphfile.Parse(name, body)
+	f, err := graphfile.ReadFile(name, body, graphfile.Options{})
+	if err == nil {
+		err = f.FirstError()
+	}
 	if err != nil {
 		return nil, fail(http.StatusBadRequest, "%v", err)
 	}
 	total := 0
-	for _, g := range graphs {
-		total += g.N
+	for _, r := range f.Records {
+		total += r.Graph.N
 	}
 	if total > maxNodes {
-		return nil, fail(http.StatusUnprocessableEntity, "%s: %d nodes in %d graphs, this API takes at most %d per request", name, total, len(graphs), maxNodes)
+		return nil, fail(http.StatusUnprocessableEntity, "%s: %d nodes in %d graphs, this API takes at most %d per request", name, total, len(f.Records), maxNodes)
 	}
-	return graphs, nil
+	return f.Records, nil
+}
+
+// smilesBody is a JSON body {"smiles": "..."} (one SMILES, or several
+// lines as in a .smi file) or {"smiles": ["...", "..."]} (one SMILES per
+// item); each SMILES may be followed by white space and a name.
+type smilesBody struct {
+	lines []string
+	array bool // given as an array: errors name the item, smiles[i]
+}
+
+// readSMILESBody returns the SMILES of a JSON body that is an object with
+// a "smiles" member, nil for any other body (a graph file).
+func readSMILESBody(body []byte) (*smilesBody, error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &obj) != nil {
+		return nil, nil
+	}
+	raw, ok := obj["smiles"]
+	if !ok {
+		return nil, nil
+	}
+	for k := range obj {
+		if k != "smiles" {
+			return nil, fail(http.StatusBadRequest, `unknown field %q: a SMILES body is {"smiles": "..."} or {"smiles": ["...", ...]}`, k)
+		}
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		if strings.TrimSpace(one) == "" {
+			return nil, fail(http.StatusBadRequest, `"smiles" is empty`)
+		}
+		return &smilesBody{lines: strings.Split(one, "\n")}, nil
+	}
+	var many []string
+	if json.Unmarshal(raw, &many) != nil {
+		return nil, fail(http.StatusBadRequest, `"smiles" must be a string or an array of strings`)
+	}
+	if len(many) == 0 {
+		return nil, fail(http.StatusBadRequest, `"smiles" is an empty array`)
+	}
+	for i, s := range many {
+		// Each item must give one molecule: the .smi reader skips blank
+		// lines, comments and a header, and an item of several lines
+		// would shift the others.
+		f := strings.Fields(s)
+		switch {
+		case len(f) == 0:
+			return nil, fail(http.StatusBadRequest, "smiles[%d] is empty", i)
+		case strings.ContainsAny(s, "\r\n"):
+			return nil, fail(http.StatusBadRequest, "smiles[%d] holds a line break: give one SMILES per item", i)
+		case strings.HasPrefix(f[0], "#") || i == 0 && strings.EqualFold(f[0], "smiles"):
+			return nil, fail(http.StatusBadRequest, "smiles[%d]: %q is not a SMILES", i, f[0])
+		}
+	}
+	return &smilesBody{lines: many, array: true}, nil
+}
+
+// smilesLine matches the start of a .smi reader's message about a line.
+var smilesLine = regexp.MustCompile(`^smiles\.smi line (\d+): `)
+
+// parse reads the SMILES as a .smi file; errors name the array item or
+// the line, and a SMILES without a name is named by itself.
+func (s *smilesBody) parse() ([]*graph.Graph, []string, error) {
+	text := strings.Join(s.lines, "\n")
+	recs, err := records("smiles.smi", []byte(text))
+	if err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) {
+			ae.msg = smilesLine.ReplaceAllStringFunc(ae.msg, func(m string) string {
+				n, _ := strconv.Atoi(smilesLine.FindStringSubmatch(m)[1])
+				if s.array {
+					return fmt.Sprintf("smiles[%d]: ", n-1)
+				}
+				return fmt.Sprintf("smiles line %d: ", n)
+			})
+			ae.msg = strings.Replace(ae.msg, "smiles.smi:", "smiles:", 1)
+		}
+		return nil, nil, err
+	}
+	lines := strings.Split(text, "\n")
+	graphs, names := make([]*graph.Graph, len(recs)), make([]string, len(recs))
+	for i, r := range recs {
+		graphs[i], names[i] = r.Graph, r.Name
+		// graphfile names a SMILES without a name by its line (Where).
+		if r.Name == r.Where && r.Index >= 1 && r.Index <= len(lines) {
+			if f := strings.Fields(lines[r.Index-1]); len(f) > 0 {
+				names[i] = f[0]
+			}
+		}
+	}
+	return graphs, names, nil
 }
 
 // jsonNodeCount sums the bare "nodes" counts of a JSON graph body (one

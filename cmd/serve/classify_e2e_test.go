@@ -52,7 +52,7 @@ func checkClassifyLabelled(t *testing.T, ctx context.Context) {
 	}
 	text := value[string](t, ctx, `fetch(document.querySelector("#classify-csv").href).then(r => r.text())`)
 	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
-	if err != nil || len(rows) != 189 || strings.Join(rows[0], ",") != "file,graph,nodes,edges,predicted,label,decision_values" || rows[1][0] != "MUTAG" {
+	if err != nil || len(rows) != 189 || strings.Join(rows[0], ",") != "name,file,graph,nodes,edges,predicted,label,decision_values" || rows[1][1] != "MUTAG" {
 		t.Errorf("CSV export: %v, %d rows, first %v", err, len(rows), rows[:min(2, len(rows))])
 	}
 

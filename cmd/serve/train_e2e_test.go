@@ -33,7 +33,7 @@ func value[T any](t *testing.T, ctx context.Context, expr string) T {
 // values per row.
 func predictions(t *testing.T, ctx context.Context) [][3]string {
 	return value[[][3]string](t, ctx, `[...document.querySelectorAll("#predictions tbody tr")].map(r =>
-		[r.cells[0].textContent, r.querySelector(".predicted").textContent, r.querySelector(".decision").textContent])`)
+		[r.querySelector(".file").textContent, r.querySelector(".predicted").textContent, r.querySelector(".decision").dataset.values])`)
 }
 
 // trainAndClassify runs with MUTAG loaded: a 10-fold CV with the defaults,

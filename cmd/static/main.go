@@ -10,6 +10,13 @@
 // The service worker's cache is named after -version, so a new build
 // installs a new cache and drops the old one; unhashed files (index.html,
 // app.js, app-worker.js) must be served without long caching.
+//
+// -models "a.json b.json" builds a published classifier: the model files
+// (from wkpi train, checked here) go to web/models/ under their base
+// names, hashed with -hash and cached by the service worker; the page
+// finds them in its environment (app.SiteModelsEnv), keeps them in its
+// model store on a first visit and opens on the Classify tab
+// (`make dist MODELS="a.json b.json"`).
 package main
 
 import (
@@ -26,15 +33,18 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/andybalholm/brotli"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	ui "wkpi-web/app"
+	"wkpi-web/core/model"
 )
 
 // options are the command's flags.
@@ -42,6 +52,8 @@ type options struct {
 	out, wasm, public, data, version, prefix string
 	hash                                     bool
 	brotli                                   int // quality 0-11
+	// models lists model files to bundle, separated by spaces or commas.
+	models string
 }
 
 func main() {
@@ -54,6 +66,7 @@ func main() {
 	flag.StringVar(&o.prefix, "prefix", "", "URL path the site is served under, e.g. /wkpi-web (default: the host's root)")
 	flag.BoolVar(&o.hash, "hash", false, "content-hashed names for the wasm binaries, the worker script and the datasets")
 	flag.IntVar(&o.brotli, "brotli", 6, "brotli quality of the .br copies, 0-11 (11 is smallest and slowest)")
+	flag.StringVar(&o.models, "models", "", `model files (from wkpi train) to bundle, e.g. "mutag.json ptc.json": the site opens on Classify with them`)
 	flag.Parse()
 	if err := build(o); err != nil {
 		fmt.Fprintln(os.Stderr, "static:", err)
@@ -100,6 +113,13 @@ func build(o options) error {
 		}
 		fetched = append(fetched, "/web/datasets/"+name+".zip")
 	}
+	site, err := bundleModels(o.models, web)
+	if err != nil {
+		return err
+	}
+	for _, m := range site {
+		fetched = append(fetched, m.Path)
+	}
 	res := resolver{prefix: o.prefix, rename: map[string]string{}}
 	if o.hash {
 		if err := hashFiles(o.out, res.rename, fetched); err != nil {
@@ -129,6 +149,17 @@ func build(o options) error {
 	if h.Env, err = urlsEnv(res, fetched); err != nil {
 		return err
 	}
+	// Always set, empty without models: go-app copies the environment into
+	// this process's, which the prerendered page reads, and a second build
+	// in the same process (the tests) must not see the first one's models.
+	h.Env[ui.SiteModelsEnv] = ""
+	if len(site) > 0 {
+		b, err := json.Marshal(site)
+		if err != nil {
+			return err
+		}
+		h.Env[ui.SiteModelsEnv] = string(b)
+	}
 	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
 	}
@@ -138,6 +169,48 @@ func build(o options) error {
 		}
 	}
 	return compressTree(o.out, o.brotli)
+}
+
+// modelName is what a bundled model's name may be: it names a file and a
+// URL path.
+var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// bundleModels checks the model files listed in list (separated by spaces
+// or commas), copies them into web/models/ under their base names and
+// returns them as the page lists them.
+func bundleModels(list, web string) ([]ui.SiteModel, error) {
+	// A folder left by an earlier build must not serve its models.
+	if err := os.RemoveAll(filepath.Join(web, "models")); err != nil {
+		return nil, err
+	}
+	var site []ui.SiteModel
+	seen := map[string]string{}
+	for _, file := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+		if !modelName.MatchString(name) {
+			return nil, fmt.Errorf("-models: %s: name the file with letters, digits, '.', '_' or '-' (it names the model and its URL)", file)
+		}
+		if other, dup := seen[name]; dup {
+			return nil, fmt.Errorf("-models: %s and %s would both be the model %q", other, file, name)
+		}
+		seen[name] = file
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("-models: %w", err)
+		}
+		if _, err := model.Load(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("-models: %s: %w", file, err)
+		}
+		p := "/web/models/" + name + ".json"
+		if err := os.MkdirAll(filepath.Join(web, "models"), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(web, "models", name+".json"), data, 0o644); err != nil {
+			return nil, err
+		}
+		site = append(site, ui.SiteModel{Name: name, Path: p})
+	}
+	return site, nil
 }
 
 // hostFiles writes the two files that Cloudflare (Workers static assets,
@@ -305,8 +378,8 @@ func zipDir(src, dst string) error {
 }
 
 // compressible lists the extensions worth compressed copies (zips and PNGs
-// are compressed already).
-var compressible = map[string]bool{".wasm": true, ".js": true, ".css": true, ".html": true, ".webmanifest": true, ".svg": true}
+// are compressed already; bundled models are JSON).
+var compressible = map[string]bool{".wasm": true, ".js": true, ".css": true, ".html": true, ".webmanifest": true, ".svg": true, ".json": true}
 
 // compressTree writes name.br and name.gz beside every compressible file,
 // for servers that send them to clients accepting brotli or gzip. Files

@@ -6,15 +6,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/andybalholm/brotli"
+
+	ui "wkpi-web/app"
 )
 
 // fakeSite writes stand-in wasm binaries and a TU dataset per demo, so
@@ -161,6 +167,146 @@ func TestBuildRejects(t *testing.T) {
 		}
 		if err := build(o); err == nil {
 			t.Errorf("build(%+v) succeeded", o)
+		}
+	}
+}
+
+// trainedModel returns a model file from wkpi train (MUTAG, 20 learning
+// iterations: seconds), trained once per test binary.
+func trainedModel(t *testing.T) string {
+	t.Helper()
+	trained.once.Do(func() {
+		dir, err := os.MkdirTemp("", "static-model")
+		if err != nil {
+			trained.err = err
+			return
+		}
+		trained.file = filepath.Join(dir, "mutag.json")
+		out, err := exec.Command("go", "run", "../wkpi", "train", "-data", "../../data/MUTAG", "-out", trained.file, "-iter", "20").CombinedOutput()
+		if err != nil {
+			trained.err = fmt.Errorf("wkpi train: %v (run make data)\n%s", err, out)
+		}
+	})
+	if trained.err != nil {
+		t.Fatal(trained.err)
+	}
+	return trained.file
+}
+
+var trained struct {
+	once sync.Once
+	file string
+	err  error
+}
+
+// appEnv reads the environment go-app writes into app.js.
+func appEnv(t *testing.T, out string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^const goappEnv = (.*);$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("app.js has no goappEnv")
+	}
+	var env map[string]string
+	if err := json.Unmarshal(m[1], &env); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+// TestBuildPublished: -models bundles model files as hashed static files
+// that the service worker caches and the page's environment lists; the
+// page opens on Classify. A later build without models opens on Data.
+func TestBuildPublished(t *testing.T) {
+	src := trainedModel(t)
+	wasm, data := fakeSite(t)
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other-model.json")
+	model, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, model, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "dist")
+	if err := build(options{out: out, wasm: wasm, public: "../../public", data: data, version: "v1", prefix: "/sub", hash: true, brotli: 1,
+		models: src + ", " + other}); err != nil {
+		t.Fatal(err)
+	}
+	env := appEnv(t, out)
+	var site []ui.SiteModel
+	if err := json.Unmarshal([]byte(env[ui.SiteModelsEnv]), &site); err != nil {
+		t.Fatalf("%s = %q: %v", ui.SiteModelsEnv, env[ui.SiteModelsEnv], err)
+	}
+	if want := []ui.SiteModel{{Name: "mutag", Path: "/web/models/mutag.json"}, {Name: "other-model", Path: "/web/models/other-model.json"}}; !slices.Equal(site, want) {
+		t.Errorf("site models %+v, want %+v", site, want)
+	}
+	var urls map[string]string
+	if err := json.Unmarshal([]byte(env["WKPI_URLS"]), &urls); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := os.ReadFile(filepath.Join(out, "app-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range site {
+		u := urls[m.Path]
+		if !regexp.MustCompile(`^/sub/web/models/` + m.Name + `\.[0-9a-f]{12}\.json$`).MatchString(u) {
+			t.Errorf("%s is served at %q, want a hashed name under /sub", m.Path, u)
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(out, strings.TrimPrefix(u, "/sub")))
+		if err != nil || !bytes.Equal(b, model) {
+			t.Errorf("%s: not the model file (%v)", u, err)
+		}
+		if _, err := os.Stat(filepath.Join(out, strings.TrimPrefix(u, "/sub")+".br")); err != nil {
+			t.Errorf("no brotli copy of %s", u)
+		}
+		if !strings.Contains(string(sw), `"`+u+`"`) {
+			t.Errorf("the service worker does not cache %s", u)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`id="tab-classify"[^>]*aria-selected="true"`).Match(page) || !strings.Contains(string(page), "Loading this site") {
+		t.Errorf("the prerendered page does not open on Classify, waiting for the site's model")
+	}
+
+	// The same process builds a site without models: no trace of them.
+	plain := filepath.Join(dir, "plain")
+	if err := build(options{out: plain, wasm: wasm, public: "../../public", data: data, version: "v2", brotli: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if env := appEnv(t, plain); env[ui.SiteModelsEnv] != "" {
+		t.Errorf("a site without models lists %q", env[ui.SiteModelsEnv])
+	}
+	page, err = os.ReadFile(filepath.Join(plain, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`id="tab-data"[^>]*aria-selected="true"`).Match(page) {
+		t.Errorf("a site without models does not open on Data")
+	}
+
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"format":"other"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for models, want := range map[string]string{
+		bad:                                "bad.json",
+		filepath.Join(dir, "missing.json"): "missing.json",
+		src + " " + filepath.Join(dir, "x", "mutag.json"): `both be the model "mutag"`,
+		filepath.Join(dir, "a?b.json"):                    "name the file",
+	} {
+		err := build(options{out: filepath.Join(t.TempDir(), "out"), wasm: wasm, public: "../../public", data: data, version: "v", brotli: 1, models: models})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("-models %q: %v, want an error with %q", models, err, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"syscall/js"
 
@@ -70,20 +71,13 @@ func (b *backend) register(key string, files []protocol.File) {
 
 func (b *backend) Demo(name string, done func(string, error)) {
 	go func() {
-		resp, err := await(js.Global().Call("fetch", b.url("/web/datasets/"+name+".zip")))
-		if err == nil && !resp.Get("ok").Bool() {
-			err = fmt.Errorf("HTTP %d", resp.Get("status").Int())
-		}
-		var buf js.Value
-		if err == nil {
-			buf, err = await(resp.Call("arrayBuffer"))
-		}
+		data, err := b.fetch("/web/datasets/" + name + ".zip")
 		if err != nil {
 			done("", fmt.Errorf("fetching the %s dataset: %w", name, err))
 			return
 		}
 		key := "demo:" + name
-		b.register(key, []protocol.File{{Name: name + ".zip", Data: bytesOf(buf)}})
+		b.register(key, []protocol.File{{Name: name + ".zip", Data: data}})
 		done(key, nil)
 	}()
 }
@@ -92,6 +86,44 @@ func (b *backend) Register(files []protocol.File) string {
 	key := protocol.DatasetKey(files)
 	b.register(key, files)
 	return key
+}
+
+// Fetch fetches a file of the site (a bundled model) by its logical path.
+func (b *backend) Fetch(p string, done func([]byte, error)) {
+	go func() { done(b.fetch(p)) }()
+}
+
+// fetch returns the bytes of the site's file p, fetched from the URL the
+// site serves it under (through the service worker's cache, offline too).
+func (b *backend) fetch(p string) ([]byte, error) {
+	resp, err := await(js.Global().Call("fetch", b.url(p)))
+	if err == nil && !resp.Get("ok").Bool() {
+		err = fmt.Errorf("HTTP %d", resp.Get("status").Int())
+	}
+	var buf js.Value
+	if err == nil {
+		buf, err = await(resp.Call("arrayBuffer"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bytesOf(buf), nil
+}
+
+func (b *backend) Upload(files app.Value, done func(string, error)) {
+	b.ReadFiles(files, func(out []protocol.File, err error) {
+		if err != nil {
+			done("", err)
+			return
+		}
+		var names []string
+		for _, f := range out {
+			names = append(names, fmt.Sprintf("%s:%d", f.Name, len(f.Data)))
+		}
+		key := "upload:" + strings.Join(names, ",")
+		b.register(key, out)
+		done(key, nil)
+	})
 }
 
 func (b *backend) ReadFiles(files app.Value, done func([]protocol.File, error)) {
@@ -200,7 +232,10 @@ func (b *backend) Restore(done func(string)) {
 	}()
 }
 
-var _ ui.Backend = (*backend)(nil)
+var (
+	_ ui.Backend = (*backend)(nil)
+	_ ui.Fetcher = (*backend)(nil)
+)
 
 // await waits for a JS promise; call it from a goroutine, never from a
 // js.Func callback (that would block the event loop that settles it).

@@ -233,23 +233,26 @@ func predict(ctx context.Context, req protocol.Request, report progress.Func) (p
 		return protocol.Response{}, err
 	}
 	for i, p := range preds {
+		o := files[i]
 		resp.Graphs = append(resp.Graphs, protocol.Graph{
-			File: files[i].name, Index: files[i].index, Nodes: graphs[i].N, Edges: len(graphs[i].Edges),
-			Label: p.Label, Decision: p.Decision, Points: p.Points, Truth: files[i].truth,
+			File: o.file, Index: o.index, Name: o.name, Nodes: graphs[i].N, Edges: len(graphs[i].Edges),
+			Label: p.Label, Decision: p.Decision, Points: p.Points, Truth: o.truth,
 		})
 	}
 	return resp, nil
 }
 
+// origin is where a graph to classify came from.
 type origin struct {
-	name  string
-	index int
+	file  string
+	index int    // graph of the file, from 0
+	name  string // what the file calls it, "" when nothing
 	truth string // the graph's class label in its file, if any
 }
 
 // inputs reads the graphs to classify: a TU set (a zip, or files named
-// like DS_A.txt) as one, and every other file by graphfile.Parse. It
-// returns where each graph came from.
+// like DS_A.txt) as one, and every other file by graphfile.ReadFile, the
+// reader of `wkpi predict`. It returns where each graph came from.
 func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 	if len(files) == 0 {
 		return nil, nil, fmt.Errorf("no files to classify")
@@ -273,21 +276,90 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 			return nil, nil, err
 		}
 		for i, g := range ds.Graphs {
-			where = append(where, origin{ds.Name, i, ds.Classes[ds.Labels[i]]})
+			o := origin{file: ds.Name, index: i, truth: ds.Classes[ds.Labels[i]]}
+			if i < len(ds.Names) {
+				o.name = ds.Names[i]
+			}
+			where = append(where, o)
 			graphs = append(graphs, g)
 		}
 	}
 	for _, f := range single {
-		gs, err := graphfile.Parse(f.Name, f.Data)
+		recs, err := records(f)
 		if err != nil {
 			return nil, nil, err
 		}
-		for i, g := range gs {
-			where = append(where, origin{name: f.Name, index: i})
-			graphs = append(graphs, g)
+		for i, r := range recs {
+			where = append(where, origin{file: f.Name, index: i, name: r.Name})
+			graphs = append(graphs, r.Graph)
 		}
 	}
 	return where, graphs, nil
+}
+
+// records reads the graphs of one file with their names. A file with a
+// record that cannot be read is refused as a whole, nothing of it
+// classified: the error names the first bad records (up to three) by
+// line and, for a SMILES, the character.
+func records(f protocol.File) ([]graphfile.Record, error) {
+	file, err := graphfile.ReadFile(f.Name, f.Data, graphfile.Options{})
+	if err != nil {
+		return nil, err
+	}
+	var bad []graphfile.Record
+	for _, r := range file.Records {
+		if r.Err != nil {
+			bad = append(bad, r)
+		}
+	}
+	if len(bad) > 0 {
+		first := file.FirstError()
+		if len(bad) == 1 || first.Error() != bad[0].Err.Error() {
+			return nil, first // one bad record, or a format guessed: FirstError says which were tried
+		}
+		msgs := make([]string, 0, 3)
+		for _, r := range bad[:min(3, len(bad))] {
+			msgs = append(msgs, r.Err.Error())
+		}
+		if len(bad) > 3 {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(bad)-3))
+		}
+		return nil, fmt.Errorf("%s: %d of %d %s cannot be read, so none is classified: %s",
+			f.Name, len(bad), len(file.Records), unit(file.Format), strings.Join(msgs, "; "))
+	}
+	if path.Base(f.Name) == protocol.TypedSMILES && file.Format == graphfile.FormatSMILES {
+		nameBySMILES(f.Data, file.Records)
+	}
+	return file.Records, nil
+}
+
+// unit names the records of a format in messages.
+func unit(format string) string {
+	switch format {
+	case graphfile.FormatSMILES:
+		return "lines"
+	case graphfile.FormatCSV, graphfile.FormatTSV:
+		return "rows"
+	case graphfile.FormatMolfile:
+		return "records"
+	}
+	return "graphs"
+}
+
+// nameBySMILES names the records of typed SMILES lines that have no name
+// (graphfile names them by their line: Name equals Where) by their
+// SMILES, the first word of the line.
+func nameBySMILES(data []byte, recs []graphfile.Record) {
+	text := strings.ReplaceAll(strings.ReplaceAll(string(bytes.TrimPrefix(data, []byte("\uFEFF"))), "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(text, "\n")
+	for i, r := range recs {
+		if r.Name != r.Where || r.Index < 1 || r.Index > len(lines) {
+			continue
+		}
+		if f := strings.Fields(lines[r.Index-1]); len(f) > 0 {
+			recs[i].Name = f[0]
+		}
+	}
 }
 
 func indices(n int) []int {

@@ -36,6 +36,7 @@ const (
 	// Inspect validates a model (Request.Model) and describes it.
 	Inspect Kind = "inspect"
 	// Predict classifies the graphs of Request.Inputs with Request.Model.
+	// An input named TypedSMILES holds SMILES lines the user typed.
 	Predict Kind = "predict"
 	// Compare runs methods of the baseline comparison (Request.Compare).
 	Compare Kind = "compare"
@@ -45,6 +46,12 @@ const (
 	// dataset, and is quick.
 	MergeCV Kind = "merge-cv"
 )
+
+// TypedSMILES names the Predict input that holds the SMILES a user typed
+// or pasted, one per line, each optionally followed by white space and a
+// name: it is read as a .smi file, and a SMILES without a name is named
+// by itself.
+const TypedSMILES = "typed.smi"
 
 // Event says what a Response reports.
 type Event string
@@ -260,8 +267,15 @@ type Info struct {
 // Graph is the prediction for one input graph; Points are its diagram
 // points in the (birth, persistence) plane of the weight function.
 type Graph struct {
-	File     string       `json:"file"`
-	Index    int          `json:"index"` // graph of the file, from 0
+	File  string `json:"file"`
+	Index int    `json:"index"` // graph of the file, from 0
+	// Name is what the file calls the graph (graphfile.Record.Name): an SD
+	// record's title line (else a name-like property), the name after a
+	// SMILES (a typed SMILES without one: the SMILES itself), a table's
+	// name column, a GraphML graph's id; "line 3" or "row 2" for a SMILES
+	// without a name; "" when the format names nothing (edge lists, JSON,
+	// TU sets without names).
+	Name     string       `json:"name,omitempty"`
 	Nodes    int          `json:"nodes"`
 	Edges    int          `json:"edges"`
 	Label    string       `json:"label"`
