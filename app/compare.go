@@ -74,12 +74,13 @@ func (t *CompareTab) Render() app.UI {
 	)
 }
 
-// table lists the methods: accuracy ± std, time and, once paired, the
-// tests against WKPI. data-value keeps the raw mean accuracy.
+// table lists the methods: accuracy ± std, ROC-AUC ± std, time and,
+// once paired, the tests against WKPI. data-value keeps the raw mean
+// accuracy.
 func (t *CompareTab) table() app.UI {
 	return app.Table().ID("compare-table").DataSet("paired", t.Paired).Body(
 		app.THead().Body(app.Tr().Body(
-			app.Th().Text("Method"), app.Th().Text("Accuracy"), app.Th().Text("Seconds"),
+			app.Th().Text("Method"), app.Th().Text("Accuracy"), app.Th().Text("ROC-AUC"), app.Th().Text("Seconds"),
 			app.Th().Text("Wilcoxon p vs WKPI"), app.Th().Text("Paired t p"),
 		)),
 		app.TBody().Body(
@@ -92,6 +93,7 @@ func (t *CompareTab) table() app.UI {
 				return app.Tr().DataSet("method", m.Name).Body(
 					app.Th().Attr("scope", "row").Text(m.Name),
 					app.Td().Class("accuracy").DataSet("value", m.Accuracy).Text(fmt.Sprintf("%.1f ± %.1f %%", 100*m.Accuracy, 100*m.Std)),
+					app.Td().Class("auc").Text(summaryText(protocol.MetricSummary{Mean: m.ROCAUC, Std: m.ROCAUCStd}, 1, "%.3f ± %.3f")),
 					app.Td().Text(fmt.Sprintf("%.1f", m.Seconds)),
 					app.Td().Text(wp),
 					app.Td().Text(tp),

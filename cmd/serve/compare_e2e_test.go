@@ -64,7 +64,7 @@ func TestBrowserCompare(t *testing.T) {
 	}
 	line := value[float64](t, ctx, `Number(document.querySelector("#majority-line").dataset.value)`)
 	wilcoxon := value[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#compare-table tbody tr")].map(r =>
-		[r.dataset.method, r.cells[3].textContent]))`)
+		[r.dataset.method, r.cells[4].textContent]))`)
 
 	ds, err := tu.ReadDir("../../data/MUTAG")
 	if err != nil {
