@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"math"
+
 	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/persistence"
@@ -19,7 +21,43 @@ func foldOf(f eval.Fold) protocol.Fold {
 		Accuracy: f.Accuracy, Baseline: f.Baseline,
 		InnerAccuracy: f.InnerAccuracy, Cost: f.Cost, ChannelScales: f.ChannelScales, Candidate: f.Candidate,
 		Test: f.Test, Predicted: f.Predicted, BaselinePredicted: f.BaselinePredicted,
+		BalancedAccuracy: f.BalancedAccuracy, F1Macro: f.F1Macro, ROCAUC: metricOf(f.ROCAUC),
+		BaselineBalancedAccuracy: f.BaselineBalancedAccuracy, BaselineF1Macro: f.BaselineF1Macro, BaselineROCAUC: metricOf(f.BaselineROCAUC),
+		Scores: f.Scores, BaselineScores: f.BaselineScores,
 	}
+}
+
+// metricOf is a metric as the protocol carries it: nil where undefined.
+func metricOf(m crossval.Metric) *float64 {
+	if math.IsNaN(float64(m)) {
+		return nil
+	}
+	v := float64(m)
+	return &v
+}
+
+// evalMetric is the inverse of metricOf.
+func evalMetric(p *float64) crossval.Metric {
+	if p == nil {
+		return crossval.Metric(math.NaN())
+	}
+	return crossval.Metric(*p)
+}
+
+func summaryOf(s crossval.Summary) protocol.MetricSummary {
+	out := protocol.MetricSummary{Mean: metricOf(s.Mean), Std: metricOf(s.Std), Undefined: s.Undefined}
+	for _, m := range s.PerFold {
+		out.PerFold = append(out.PerFold, metricOf(m))
+	}
+	return out
+}
+
+func evalSummary(s protocol.MetricSummary) crossval.Summary {
+	out := crossval.Summary{Mean: evalMetric(s.Mean), Std: evalMetric(s.Std), Undefined: s.Undefined}
+	for _, p := range s.PerFold {
+		out.PerFold = append(out.PerFold, evalMetric(p))
+	}
+	return out
 }
 
 // evalFold is the inverse of foldOf on the fields the protocol keeps.
@@ -29,6 +67,9 @@ func evalFold(f protocol.Fold) eval.Fold {
 		Accuracy: f.Accuracy, Baseline: f.Baseline,
 		InnerAccuracy: f.InnerAccuracy, Cost: f.Cost, ChannelScales: f.ChannelScales, Candidate: f.Candidate,
 		Test: f.Test, Predicted: f.Predicted, BaselinePredicted: f.BaselinePredicted,
+		BalancedAccuracy: f.BalancedAccuracy, F1Macro: f.F1Macro, ROCAUC: evalMetric(f.ROCAUC),
+		BaselineBalancedAccuracy: f.BaselineBalancedAccuracy, BaselineF1Macro: f.BaselineF1Macro, BaselineROCAUC: evalMetric(f.BaselineROCAUC),
+		Scores: f.Scores, BaselineScores: f.BaselineScores,
 	}
 	e.Config.Sigma, e.Config.C, e.Config.Gauss, e.Config.Learn.M = f.Config.Sigma, f.Config.C, f.Config.Gauss, f.Config.Learn.M
 	e.Trace.Cost, e.Trace.Iterations, e.Trace.Converged = f.Trace.Cost, f.Trace.Iterations, f.Trace.Converged
@@ -37,12 +78,14 @@ func evalFold(f protocol.Fold) eval.Fold {
 
 func resultOf(r crossval.Result) protocol.Result {
 	return protocol.Result{Accuracy: r.Accuracy, Std: r.Std, PerFold: r.PerFold, Confusion: r.Confusion,
-		Predictions: r.Predictions, Seconds: r.Seconds}
+		Predictions: r.Predictions, Seconds: r.Seconds,
+		ROCAUC: summaryOf(r.ROCAUC), BalancedAccuracy: summaryOf(r.BalancedAccuracy), F1Macro: summaryOf(r.F1Macro)}
 }
 
 func evalResult(r protocol.Result) crossval.Result {
 	return crossval.Result{Accuracy: r.Accuracy, Std: r.Std, PerFold: r.PerFold, Confusion: r.Confusion,
-		Predictions: r.Predictions, Seconds: r.Seconds}
+		Predictions: r.Predictions, Seconds: r.Seconds,
+		ROCAUC: evalSummary(r.ROCAUC), BalancedAccuracy: evalSummary(r.BalancedAccuracy), F1Macro: evalSummary(r.F1Macro)}
 }
 
 func reportOf(r eval.Report) protocol.Report {

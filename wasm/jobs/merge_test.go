@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
@@ -103,12 +104,18 @@ func TestMergeCV(t *testing.T) {
 func TestFoldConversions(t *testing.T) {
 	for _, f := range toyFolds() {
 		f.Config.Gauss, f.Candidate, f.ChannelScales, f.InnerAccuracy, f.Cost = 1, 1, []float64{2}, 0.5, 0.25
+		auc := 0.75
+		f.BalancedAccuracy, f.F1Macro, f.ROCAUC, f.BaselineF1Macro = 0.6, 0.5, &auc, 0.4
+		f.Scores, f.BaselineScores = [][]float64{{-1, 1}}, [][]float64{{1, -1}}
 		if back := foldOf(evalFold(f)); !reflect.DeepEqual(back, f) {
 			t.Errorf("fold %+v came back as %+v", f, back)
 		}
 	}
-	r := eval.Report{Protocol: "nested", Learned: crossval.Result{Accuracy: 0.5, Std: 0.1, PerFold: []float64{0.4, 0.6}, Confusion: [][]int{{1}}, Predictions: []int{0}, Seconds: 2}}
-	if back := evalReport(reportOf(r)); !reflect.DeepEqual(back, r) {
-		t.Errorf("report %+v came back as %+v", r, back)
+	r := eval.Report{Protocol: "nested", Learned: crossval.Result{Accuracy: 0.5, Std: 0.1, PerFold: []float64{0.4, 0.6}, Confusion: [][]int{{1}}, Predictions: []int{0}, Seconds: 2,
+		ROCAUC: crossval.Summarize([]float64{0.9, math.NaN()}), F1Macro: crossval.Summarize([]float64{0.5, 0.7})}}
+	// Compared as JSON: an undefined metric is NaN, unequal to itself.
+	want, _ := json.Marshal(r)
+	if back, _ := json.Marshal(evalReport(reportOf(r))); string(back) != string(want) {
+		t.Errorf("report %s came back as %s", want, back)
 	}
 }

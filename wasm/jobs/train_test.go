@@ -288,6 +288,10 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 			!reflect.DeepEqual(side.got.Confusion, side.want.Confusion) || !reflect.DeepEqual(side.got.Predictions, side.want.Predictions) {
 			t.Errorf("%s: merged fold jobs %+v, one CV %+v", side.name, side.got, side.want)
 		}
+		// The ROC-AUC survives the trip through the page's types.
+		if g, w := side.got.ROCAUC.Mean, side.want.ROCAUC.Mean; g == nil || w == nil || math.Abs(*g-*w) > 1e-12 {
+			t.Errorf("%s: merged ROC-AUC %v, one CV's %v", side.name, g, w)
+		}
 	}
 	if len(got.Folds) != len(want.Folds) {
 		t.Fatalf("%d merged folds, want %d", len(got.Folds), len(want.Folds))
