@@ -67,7 +67,7 @@ func (t *CompareTab) Render() app.UI {
 		),
 		app.If(len(t.Results) > 0, func() app.UI {
 			return app.Div().Class("columns").Body(
-				app.Section().Class("card").Body(app.H2().Text("Accuracy"), app.Div().Class("scroll").Body(t.table())),
+				app.Section().Class("card").Body(app.H2().Text("Accuracy"), app.Div().Class("scroll").TabIndex(0).Aria("label", "Comparison table").Attr("role", "region").Body(t.table())),
 				app.Section().Class("card").Body(app.H2().Text("Chart"), t.chart()),
 			)
 		}),
