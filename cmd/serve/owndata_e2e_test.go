@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +49,9 @@ func classCounts(ds *graph.Dataset) []string {
 // properties are listed; a numeric property gets its median as the
 // threshold, the classes are counted as a threshold is typed, and the
 // load gives the classes and names core/dataset reads; a short
-// cross-validation runs on it. A table with a bad SMILES lists the row
+// cross-validation runs on it, shows ROC-AUC, and its final model
+// classifies typed SMILES as `wkpi predict` does with the downloaded
+// model, the predictions exported as CSV. A table with a bad SMILES lists the row
 // and loads the good rows on request, the dataset before staying loaded
 // meanwhile; reloaded, the page reads the saved table with the same
 // choices. axe-core on the new states, and no sideways scroll at 390 px.
@@ -165,6 +170,39 @@ func TestBrowserOwnData(t *testing.T) {
 	}
 	t.Logf("first_200.props.sdf, AMW cut at %s, 3 folds, 20 steps: learned accuracy %s (%s)", cut, acc,
 		value[string](t, ctx, `document.querySelector("#acc-learned").textContent`))
+	// ROC-AUC from the folds' decision values is shown beside accuracy.
+	auc := value[string](t, ctx, `document.querySelector("#metrics-learned").dataset.auc`)
+	if a, err := strconv.ParseFloat(auc, 64); err != nil || a < 0 || a > 1 {
+		t.Errorf("learned ROC-AUC %q, want a number in [0, 1]", auc)
+	}
+	t.Logf("first_200.props.sdf: learned ROC-AUC %s", auc)
+
+	// The final model classifies typed SMILES as `wkpi predict` does with
+	// the model the Models tab downloads, and the predictions export.
+	step(t, ctx, "the Models tab holds the model trained on the molecules",
+		chromedp.Click(chromedp.CSS("#tab-models")),
+		textContains("#model-dataset", "first_200.props"),
+		chromedp.WaitVisible(chromedp.CSS("#model-download")),
+	)
+	modelFile := filepath.Join(t.TempDir(), "first200.json")
+	if err := os.WriteFile(modelFile, []byte(value[string](t, ctx, `fetch(document.querySelector("#model-download").href).then(r => r.text())`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := wkpiPredict(t, modelFile, "typed.smi", typedSMILES)
+	step(t, ctx, "Classify: typed SMILES with the molecules' model",
+		chromedp.Click(chromedp.CSS("#tab-classify")),
+		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
+		typeSMILES(typedSMILES),
+		until(`!document.querySelector("#classify-run").disabled`),
+		chromedp.Click(chromedp.CSS("#classify-run")),
+		until(`document.querySelectorAll("#predictions tbody tr").length === 4`),
+	)
+	checkRows(t, rows(t, ctx), cli, []string{"nitrobenzene", "2-nitrofluorene", "Nc1ccccc1", "anthracene"}, [2]string{ds.Classes[0], ds.Classes[1]})
+	exported := value[string](t, ctx, `fetch(document.querySelector("#classify-csv").href).then(r => r.text())`)
+	table, err := csv.NewReader(strings.NewReader(exported)).ReadAll()
+	if err != nil || len(table) != 5 || table[0][0] != "name" || table[2][0] != "2-nitrofluorene" || !slices.Contains(table[2], cli[1].Class) {
+		t.Errorf("CSV export: %v, %q; wkpi predict %+v", err, table, cli)
+	}
 
 	// A table with one bad SMILES (row 3).
 	csv := filepath.Join(t.TempDir(), "mols.csv")

@@ -83,7 +83,7 @@ func TestDistPublished(t *testing.T) {
 		textContains("#panel h2", "with the model of MUTAG"),
 		screenshot("published-offline"),
 	)
-	checkRows(t, rows(t, ctx), want, []string{"c1ccc(cc1)[N+](=O)[O-]", "ethanol"})
+	checkRows(t, rows(t, ctx), want, []string{"c1ccc(cc1)[N+](=O)[O-]", "ethanol"}, mutagClasses)
 	if errText := value[string](t, ctx, `(document.querySelector("#classify-error")?.textContent ?? "") + (document.querySelector("#model-error")?.textContent ?? "")`); errText != "" {
 		t.Errorf("offline: %s", errText)
 	}

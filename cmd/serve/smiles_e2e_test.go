@@ -102,6 +102,10 @@ func rows(t *testing.T, ctx context.Context) []row {
 		values: r.querySelector(".decision").dataset.values}))`)
 }
 
+// mutagClasses are MUTAG's class names in the order of the model's
+// decision value.
+var mutagClasses = [2]string{"-1", "1"}
+
 // typedSMILES are MUTAG-like nitro aromatics and others, as a user types
 // them: a name after most, none after one.
 const typedSMILES = "c1ccc(cc1)[N+](=O)[O-] nitrobenzene\n" +
@@ -111,8 +115,10 @@ const typedSMILES = "c1ccc(cc1)[N+](=O)[O-] nitrobenzene\n" +
 
 // checkRows compares the table with `wkpi predict` on the same lines:
 // names (a SMILES without one named by itself), classes, decision values
-// (to the 4 decimals shown) and the words that say what they mean.
-func checkRows(t *testing.T, got []row, want []cliPrediction, names []string) {
+// (to the 4 decimals shown) and the words that say what they mean; a
+// positive decision value points towards classes[0], a negative one
+// towards classes[1].
+func checkRows(t *testing.T, got []row, want []cliPrediction, names []string, classes [2]string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d rows, wkpi predict gives %d", len(got), len(want))
@@ -120,9 +126,9 @@ func checkRows(t *testing.T, got []row, want []cliPrediction, names []string) {
 	for i, r := range got {
 		w := want[i]
 		d, err := strconv.ParseFloat(r.Values, 64)
-		class := "-1"
+		class := classes[0]
 		if d < 0 {
-			class = "1"
+			class = classes[1]
 		}
 		if r.Name != names[i] || r.Predicted != "class "+w.Class || err != nil || math.Abs(d-w.Decision[0]) > 5e-5 ||
 			!strings.HasPrefix(r.Words, fmt.Sprintf("%+.2f: ", w.Decision[0])) || !strings.HasSuffix(r.Words, "class "+class) {
@@ -160,7 +166,7 @@ func TestBrowserClassifySMILES(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#classify-heat .points circle")),
 		screenshot("classify-smiles"),
 	)
-	checkRows(t, rows(t, ctx), want, []string{"nitrobenzene", "2-nitrofluorene", "Nc1ccccc1", "anthracene"})
+	checkRows(t, rows(t, ctx), want, []string{"nitrobenzene", "2-nitrofluorene", "Nc1ccccc1", "anthracene"}, mutagClasses)
 	counts := map[string]int{}
 	for _, w := range want {
 		counts[w.Class]++
@@ -226,7 +232,7 @@ func TestBrowserClassifySMILES(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS("#classify-error")),
 	)
 	got := rows(t, ctx)
-	checkRows(t, got[:4], want, []string{"nitrobenzene", "2-nitrofluorene", "line 3", "anthracene"})
+	checkRows(t, got[:4], want, []string{"nitrobenzene", "2-nitrofluorene", "line 3", "anthracene"}, mutagClasses)
 	if got[4].Name != "m1" || got[5].Name != "m2" || got[4].Values != got[0].Values {
 		t.Errorf("the table's rows: %+v", got[4:])
 	}
