@@ -31,37 +31,69 @@ import (
 // reduction of the extended filtration (checked against a brute-force
 // reduction in the tests) at O(n) per cycle.
 func Extended(g *graph.Graph, f []float64) Diagrams {
+	d, _ := extended(g, f, false)
+	return d
+}
+
+// ExtendedOrigins is Extended with the origin of every point (see Origin):
+// the same diagrams, and for each point the simplices that make it.
+func ExtendedOrigins(g *graph.Graph, f []float64) (Diagrams, Origins) {
+	return extended(g, f, true)
+}
+
+// extended computes Extended, and the points' origins when asked (the
+// cycles' edge lists cost an allocation per cycle, which features of a
+// whole dataset need not pay).
+func extended(g *graph.Graph, f []float64, withOrigins bool) (Diagrams, Origins) {
 	up := edgeValues(g, f, math.Max)
 	down := edgeValues(g, f, math.Min)
 	sub := sweep(g, f, up, ascending)
 	super := sweep(g, f, down, descending)
-	return Diagrams{
-		Ord0: sub.pairs,
-		Rel1: super.pairs,
-		Ext0: componentRanges(g, f),
-		Ext1: cycles(g, up, down, sub.order, super),
+	ext0, ends := componentRanges(g, f)
+	ext1, loops := cycles(g, up, down, sub.order, super, withOrigins)
+	d := Diagrams{Ord0: sub.pairs, Rel1: super.pairs, Ext0: ext0, Ext1: ext1}
+	if !withOrigins {
+		return d, Origins{}
 	}
+	return d, Origins{Ord0: sub.origins(), Rel1: super.origins(), Ext0: ends, Ext1: loops}
 }
 
-// componentRanges gives (min, max) of f over each connected component.
-func componentRanges(g *graph.Graph, f []float64) []Point {
+// componentRanges gives (min, max) of f over each connected component,
+// and the vertices where they are reached (ties to the lower index, as
+// the sweeps order them).
+func componentRanges(g *graph.Graph, f []float64) ([]Point, []Origin) {
 	comp, count := g.Components()
 	ps := make([]Point, count)
+	lo, hi := make([]int, count), make([]int, count)
 	seen := make([]bool, count)
 	for v, c := range comp {
 		if !seen[c] {
 			seen[c] = true
 			ps[c] = Point{f[v], f[v]}
+			lo[c], hi[c] = v, v
 		}
-		ps[c].Birth = math.Min(ps[c].Birth, f[v])
-		ps[c].Death = math.Max(ps[c].Death, f[v])
+		if f[v] < ps[c].Birth {
+			ps[c].Birth, lo[c] = f[v], v
+		}
+		if f[v] > ps[c].Death {
+			ps[c].Death, hi[c] = f[v], v
+		}
 	}
-	return ps
+	ends := make([]Origin, count)
+	for c := range ends {
+		ends[c].Vertices = []int{lo[c]}
+		if hi[c] != lo[c] {
+			ends[c].Vertices = append(ends[c].Vertices, hi[c])
+		}
+	}
+	return ps, ends
 }
 
 // cycles pairs the cycle-closing edges of the superlevel sweep with their
-// sublevel creators, swapping them through a spanning forest (see Extended).
-func cycles(g *graph.Graph, up, down []float64, subOrder []int, super sweepResult) []Point {
+// sublevel creators, swapping them through a spanning forest (see
+// Extended). With withOrigins it also returns each point's cycle: the
+// closing edge followed by the forest path between its ends.
+func cycles(g *graph.Graph, up, down []float64, subOrder []int, super sweepResult, withOrigins bool) ([]Point, []Origin) {
 	rank := make([]int, len(subOrder)) // position of each edge in the sublevel sweep
 	for r, i := range subOrder {
 		rank[i] = r
@@ -89,6 +121,7 @@ func cycles(g *graph.Graph, up, down []float64, subOrder []int, super sweepResul
 	stamp := 0
 	var stack []int
 	var ps []Point
+	var loops []Origin
 	for _, e := range super.order {
 		u, v := g.Edges[e].U, g.Edges[e].V
 		if !super.cycle[e] {
@@ -111,15 +144,25 @@ func cycles(g *graph.Graph, up, down []float64, subOrder []int, super sweepResul
 			}
 		}
 		last := e
+		var loop Origin
+		if withOrigins {
+			loop.Edges = []int{e}
+		}
 		for x := v; via[x] >= 0; {
 			t := via[x]
 			if rank[t] > rank[last] {
 				last = t
 			}
+			if withOrigins {
+				loop.Edges = append(loop.Edges, t)
+			}
 			x = g.Edges[t].U + g.Edges[t].V - x
 		}
 		ps = append(ps, Point{up[last], down[e]})
+		if withOrigins {
+			loops = append(loops, loop)
+		}
 		inForest[last], inForest[e] = false, last != e
 	}
-	return ps
+	return ps, loops
 }

@@ -33,6 +33,21 @@ func Sublevel0(g *graph.Graph, f []float64, edge []float64) []Point {
 	return append(s.pairs, s.essential(f, math.Inf(1))...)
 }
 
+// Sublevel0Origins is Sublevel0 with the origin of every point: the
+// vertex that gives birth to the component and the edge that merges it
+// into an elder one (none for an essential class).
+func Sublevel0Origins(g *graph.Graph, f []float64, edge []float64) ([]Point, []Origin) {
+	if edge != nil && len(edge) != len(g.Edges) {
+		panic("persistence: edge values do not match the edge count")
+	}
+	w := edgeValues(g, f, math.Max)
+	for i := range edge {
+		w[i] = math.Max(w[i], edge[i])
+	}
+	s := sweep(g, f, w, ascending)
+	return append(s.pairs, s.essential(f, math.Inf(1))...), append(s.origins(), s.essentialOrigins()...)
+}
+
 // Superlevel0 returns the 0-dimensional persistence of the superlevel
 // filtration of g by f (upper-star: an edge enters at the smaller value of
 // its ends): one point per vertex, born at a local maximum with
@@ -94,9 +109,29 @@ func edgeOrder(w []float64, d direction) []int {
 // sweepResult is one union-find pass over a filtration.
 type sweepResult struct {
 	pairs  []Point // (birth of the younger component, value of the merging edge)
+	born   []int   // per pair: the younger component's birth vertex
+	killer []int   // per pair: the merging edge
 	order  []int   // edge indices in sweep order
 	cycle  []bool  // per edge: it joined two vertices already connected
 	elders []int   // birth vertex of each final component, ascending by vertex
+}
+
+// origins gives each pair its birth vertex and merging edge.
+func (s sweepResult) origins() []Origin {
+	out := make([]Origin, len(s.pairs))
+	for i := range out {
+		out[i] = Origin{Vertices: []int{s.born[i]}, Edges: []int{s.killer[i]}}
+	}
+	return out
+}
+
+// essentialOrigins gives each essential class its birth vertex.
+func (s sweepResult) essentialOrigins() []Origin {
+	out := make([]Origin, len(s.elders))
+	for i, v := range s.elders {
+		out[i] = Origin{Vertices: []int{v}}
+	}
+	return out
 }
 
 func (s sweepResult) essential(f []float64, death float64) []Point {
@@ -124,8 +159,10 @@ func sweep(g *graph.Graph, f, w []float64, d direction) sweepResult {
 	}
 	s := sweepResult{
 		order: edgeOrder(w, d),
-		cycle: make([]bool, len(w)),
-		pairs: make([]Point, 0, g.N),
+		cycle:  make([]bool, len(w)),
+		pairs:  make([]Point, 0, g.N),
+		born:   make([]int, 0, g.N),
+		killer: make([]int, 0, g.N),
 	}
 	for _, i := range s.order {
 		a, b := find(g.Edges[i].U), find(g.Edges[i].V)
@@ -138,6 +175,7 @@ func sweep(g *graph.Graph, f, w []float64, d direction) sweepResult {
 		}
 		parent[b] = a
 		s.pairs = append(s.pairs, Point{f[b], w[i]})
+		s.born, s.killer = append(s.born, b), append(s.killer, i)
 	}
 	for v := range parent {
 		if parent[v] == v {
