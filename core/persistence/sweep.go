@@ -158,7 +158,7 @@ func sweep(g *graph.Graph, f, w []float64, d direction) sweepResult {
 		return x
 	}
 	s := sweepResult{
-		order: edgeOrder(w, d),
+		order:  edgeOrder(w, d),
 		cycle:  make([]bool, len(w)),
 		pairs:  make([]Point, 0, g.N),
 		born:   make([]int, 0, g.N),
