@@ -99,38 +99,102 @@ func channelPoints(d persistence.Diagrams, channel string) []persistence.Point {
 	return pts
 }
 
+// Source says where a point of an image block comes from: its
+// sub-diagram (ord0, rel1, ext0 or ext1) and its position there.
+type Source struct {
+	Diagram string `json:"diagram"`
+	Index   int    `json:"index"`
+}
+
+// BlockPoints lists, for each image block of one graph's diagrams (in
+// the order of Render: descriptor after descriptor, channel after
+// channel), the points as Render places them on the grid (scaled) and
+// where each comes from.
+func BlockPoints(ds []persistence.Diagrams, s Settings) ([][]persistence.Point, [][]Source, error) {
+	if len(ds) != s.descriptorCount() {
+		return nil, nil, fmt.Errorf("features: %d diagrams for %d descriptors", len(ds), s.descriptorCount())
+	}
+	var pts [][]persistence.Point
+	var srcs [][]Source
+	for k, d := range ds {
+		for _, c := range s.Channels {
+			var src []Source
+			for _, part := range strings.Split(c, "+") {
+				for i := range subDiagrams[part](d) {
+					src = append(src, Source{Diagram: part, Index: i})
+				}
+			}
+			pts, srcs = append(pts, s.scaled(k, channelPoints(d, c))), append(srcs, src)
+		}
+	}
+	return pts, srcs, nil
+}
+
+// ImageOptions are the rendering options of s's images.
+func (s Settings) ImageOptions() pimage.Options {
+	return pimage.Options{Rows: s.Rows, Tau: s.Tau, Weighting: s.Weighting, MaxPersistence: s.MaxPersistence}
+}
+
 // Diagram computes the descriptor function and the extended persistence
 // diagrams of one graph.
 func Diagram(g *graph.Graph, s Settings) (persistence.Diagrams, filtration.Function, error) {
-	return diagramOf(g, s.Filtration, s.KeepZero)
+	d, _, f, err := diagramOf(g, s.Filtration, s.KeepZero, false)
+	return d, f, err
 }
 
-// diagramOf is Diagram for one descriptor o.
-func diagramOf(g *graph.Graph, o filtration.Options, keepZero bool) (persistence.Diagrams, filtration.Function, error) {
+// diagramOf is Diagram for one descriptor o, with the points' origins
+// when withOrigins is set.
+func diagramOf(g *graph.Graph, o filtration.Options, keepZero, withOrigins bool) (persistence.Diagrams, persistence.Origins, filtration.Function, error) {
 	f, err := filtration.Compute(g, o)
 	if err != nil {
-		return persistence.Diagrams{}, f, err
+		return persistence.Diagrams{}, persistence.Origins{}, f, err
 	}
-	d := persistence.Extended(g, f.Vertex)
-	if f.Edge != nil {
-		// The paper's edge-valued variant: 0-dim sublevel pairs with edges
-		// at their own value replace the lower-star Ord0.
-		d.Ord0 = finite(persistence.Sublevel0(g, f.Vertex, f.Edge))
-	}
-	if !keepZero {
-		d = d.DropZero()
-	}
-	return d, f, nil
+	d, orig := persist(g, f.Vertex, f.Edge, keepZero, withOrigins)
+	return d, orig, f, nil
 }
 
-func finite(pts []persistence.Point) []persistence.Point {
-	out := pts[:0:0]
-	for _, p := range pts {
-		if !math.IsInf(p.Death, 0) {
-			out = append(out, p)
+// persist computes the diagrams of g filtered by vertex values (and edge
+// values, when not nil), with their origins when withOrigins is set.
+func persist(g *graph.Graph, vertex, edge []float64, keepZero, withOrigins bool) (persistence.Diagrams, persistence.Origins) {
+	var d persistence.Diagrams
+	var orig persistence.Origins
+	if withOrigins {
+		d, orig = persistence.ExtendedOrigins(g, vertex)
+	} else {
+		d = persistence.Extended(g, vertex)
+	}
+	if edge != nil {
+		// The paper's edge-valued variant: 0-dim sublevel pairs with edges
+		// at their own value replace the lower-star Ord0.
+		if withOrigins {
+			d.Ord0, orig.Ord0 = finite(persistence.Sublevel0Origins(g, vertex, edge))
+		} else {
+			d.Ord0, _ = finite(persistence.Sublevel0(g, vertex, edge), nil)
 		}
 	}
-	return out
+	switch {
+	case keepZero:
+	case withOrigins:
+		d, orig = persistence.DropZeroOrigins(d, orig)
+	default:
+		d = d.DropZero()
+	}
+	return d, orig
+}
+
+// finite keeps the points of finite death and their origins (none when
+// origins is nil).
+func finite(pts []persistence.Point, origins []persistence.Origin) ([]persistence.Point, []persistence.Origin) {
+	outP, outO := pts[:0:0], origins[:0:0]
+	for i, p := range pts {
+		if !math.IsInf(p.Death, 0) {
+			outP = append(outP, p)
+			if origins != nil {
+				outO = append(outO, origins[i])
+			}
+		}
+	}
+	return outP, outO
 }
 
 // Diagrams computes Diagram for every graph, checking ctx between graphs.
@@ -219,7 +283,7 @@ func Render(ds []persistence.Diagrams, grid pimage.Grid, s Settings) ([]float64,
 	if len(ds) != s.descriptorCount() {
 		return nil, fmt.Errorf("features: %d diagrams for %d descriptors", len(ds), s.descriptorCount())
 	}
-	opt := pimage.Options{Rows: s.Rows, Tau: s.Tau, Weighting: s.Weighting, MaxPersistence: s.MaxPersistence}
+	opt := s.ImageOptions()
 	block := len(s.Channels) * grid.Rows * grid.Cols
 	vec := make([]float64, 0, len(ds)*block)
 	for k, d := range ds {

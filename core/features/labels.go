@@ -167,17 +167,19 @@ func (l *Labels) group(g *graph.Graph) ([]int, error) {
 	return out, nil
 }
 
-// labelDiagrams computes the diagrams of every label group's heat.
-func (l *Labels) labelDiagrams(g *graph.Graph, keepZero bool) ([]persistence.Diagrams, error) {
+// labelDiagrams computes the diagrams of every label group's heat, with
+// the points' origins when withOrigins is set.
+func (l *Labels) labelDiagrams(g *graph.Graph, keepZero, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
 	group, err := l.group(g)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	heat, err := filtration.LabelHeat(g, group, l.groups(), l.time())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]persistence.Diagrams, len(heat))
+	origins := make([]persistence.Origins, len(heat))
 	for k, h := range heat {
 		// Vertices that are alike (the two ends of a symmetric molecule)
 		// get heats equal up to rounding; cutting the last bits keeps
@@ -185,13 +187,9 @@ func (l *Labels) labelDiagrams(g *graph.Graph, keepZero bool) ([]persistence.Dia
 		for v := range h {
 			h[v] = math.Round(h[v]*1e12) / 1e12
 		}
-		d := persistence.Extended(g, h)
-		if !keepZero {
-			d = d.DropZero()
-		}
-		out[k] = d
+		out[k], origins[k] = persist(g, h, nil, keepZero, withOrigins)
 	}
-	return out, nil
+	return out, origins, nil
 }
 
 // WithLabels returns s in node-label mode: a group for each of the k most

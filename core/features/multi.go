@@ -68,6 +68,26 @@ type Affine struct {
 // every Extra and every label group (Labels).
 func (s Settings) descriptorCount() int { return 1 + len(s.Extra) + s.Labels.groups() }
 
+// Descriptors names the descriptor functions in image order: their kinds,
+// then "label X" for each label group (X the label's name when the
+// dataset gave one) and "label other".
+func (s Settings) Descriptors() []string {
+	out := []string{string(s.Filtration.Kind)}
+	for _, o := range s.Extra {
+		out = append(out, string(o.Kind))
+	}
+	if s.Labels != nil {
+		for _, v := range s.Labels.Vocabulary {
+			if name, ok := s.Labels.Names[v]; ok {
+				v = name
+			}
+			out = append(out, "label "+v)
+		}
+		out = append(out, "label other")
+	}
+	return out
+}
+
 // Blocks returns the number of images per graph: channels times
 // descriptors. An image vector has Blocks()·Rows·Cols entries.
 func (s Settings) Blocks() int { return len(s.Channels) * s.descriptorCount() }
@@ -154,25 +174,38 @@ func fitScales(all [][]persistence.Diagrams, s Settings) []Affine {
 // GraphDiagramsOf computes a graph's diagrams of every descriptor of s
 // (Filtration, then Extra, then the label groups of Labels).
 func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error) {
+	ds, _, err := graphDiagrams(g, s, false)
+	return ds, err
+}
+
+// GraphOrigins is GraphDiagramsOf with the origin of every point, the
+// vertices and edges of g behind it (persistence.Origin), one Origins per
+// descriptor.
+func GraphOrigins(g *graph.Graph, s Settings) ([]persistence.Diagrams, []persistence.Origins, error) {
+	return graphDiagrams(g, s, true)
+}
+
+func graphDiagrams(g *graph.Graph, s Settings, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
 	out := make([]persistence.Diagrams, 0, s.descriptorCount())
+	origins := make([]persistence.Origins, 0, s.descriptorCount())
 	for k, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
-		d, _, err := diagramOf(g, o, s.KeepZero)
+		d, orig, _, err := diagramOf(g, o, s.KeepZero, withOrigins)
 		if err != nil {
 			if k > 0 {
-				return nil, fmt.Errorf("descriptor %d (%s): %w", k, o.Kind, err)
+				return nil, nil, fmt.Errorf("descriptor %d (%s): %w", k, o.Kind, err)
 			}
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, d)
+		out, origins = append(out, d), append(origins, orig)
 	}
 	if s.Labels != nil {
-		ls, err := s.Labels.labelDiagrams(g, s.KeepZero)
+		ls, orig, err := s.Labels.labelDiagrams(g, s.KeepZero, withOrigins)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, ls...)
+		out, origins = append(out, ls...), append(origins, orig...)
 	}
-	return out, nil
+	return out, origins, nil
 }
 
 // AllDiagrams computes GraphDiagramsOf for every graph, checking ctx

@@ -82,31 +82,56 @@ func MaxPersistence(diagrams [][]persistence.Point) float64 {
 // over its square of the sum over points p of Weight(p) times the normal
 // density centred at Transform(p) with covariance Tau²·I. The density is
 // separable, so each point contributes the outer product of its mass per
-// row and per column, and the image is one matrix product. Infinite points
-// and zero-weight points are skipped. o must be valid as a whole, though
-// o.Rows is not used here (the grid has its own).
+// row and per column (see Masses), and the image is one matrix product.
+// Infinite points and zero-weight points are skipped. o must be valid as
+// a whole, though o.Rows is not used here (the grid has its own).
 func (g Grid) Image(points []persistence.Point, o Options) ([]float64, error) {
-	if err := g.Validate(); err != nil {
+	m, err := g.Masses(points, o)
+	if err != nil {
 		return nil, err
+	}
+	img := mat.NewDense(g.Rows, g.Cols, nil)
+	if m.Rows.IsEmpty() {
+		return img.RawMatrix().Data, nil
+	}
+	img.Mul(m.Rows.T(), m.Cols)
+	return img.RawMatrix().Data, nil
+}
+
+// PointMasses are each point's share of an image: point p adds
+// Rows[p][r]·Cols[p][c] to pixel (r, c), its weight included in Rows.
+type PointMasses struct {
+	Rows, Cols *mat.Dense // P×Rows and P×Cols; empty when no point counts
+	// Index lists, per row of Rows and Cols, the point's position in the
+	// input (infinite and zero-weight points have none).
+	Index []int
+}
+
+// Masses returns every point's mass per row and per column of the grid,
+// the factors whose products Image sums: what one point contributes to
+// one pixel, the basis of explanations (core/explain).
+func (g Grid) Masses(points []persistence.Point, o Options) (PointMasses, error) {
+	if err := g.Validate(); err != nil {
+		return PointMasses{}, err
 	}
 	if err := o.Validate(); err != nil {
-		return nil, err
+		return PointMasses{}, err
 	}
 	var xs, ys, ws []float64
-	for _, p := range points {
+	var index []int
+	for i, p := range points {
 		if !finite(p) {
 			continue
 		}
 		x, y := Transform(p)
 		if w := o.Weight(y); w > 0 {
 			xs, ys, ws = append(xs, x), append(ys, y), append(ws, w)
+			index = append(index, i)
 		}
 	}
 	if len(xs) == 0 {
-		return make([]float64, g.Rows*g.Cols), nil
+		return PointMasses{Rows: &mat.Dense{}, Cols: &mat.Dense{}}, nil
 	}
-	// rowMass is P×Rows (weighted), colMass P×Cols: the image is
-	// rowMassᵀ·colMass.
 	rowMass := mat.NewDense(len(xs), g.Rows, nil)
 	colMass := mat.NewDense(len(xs), g.Cols, nil)
 	tails := make([]float64, max(g.Rows, g.Cols)+1)
@@ -115,9 +140,7 @@ func (g Grid) Image(points []persistence.Point, o Options) ([]float64, error) {
 		floats.Scale(ws[p], rowMass.RawRowView(p))
 		g.axisMass(colMass.RawRowView(p), tails, g.MinX, xs[p], o.Tau)
 	}
-	img := mat.NewDense(g.Rows, g.Cols, nil)
-	img.Mul(rowMass.T(), colMass)
-	return img.RawMatrix().Data, nil
+	return PointMasses{Rows: rowMass, Cols: colMass, Index: index}, nil
 }
 
 // axisMass sets dst[k] to the probability that a normal variable of mean

@@ -26,7 +26,7 @@ var stages = [][]string{
 	{"persistence"},
 	{"pimage", "features", "graphstats"},
 	{"kernel", "learn", "pdkernel", "wl"},
-	{"svm", "model"},
+	{"svm", "model", "explain"},
 	{"eval"},
 	{"compare"},
 }

@@ -1,0 +1,36 @@
+// Package explain says which parts of a graph decided a WKPI model's
+// prediction, exactly.
+//
+// A two-class SVM's decision value is f(x) = sum_i c_i K(x_i, x) - rho
+// over its support images x_i. Every kernel the models use is a function
+// of one number per support image, the weighted pixel divergence
+// D_i(x) = sum_s w_s t(x_is - x_s) (package kernel): the WKPI kernel is
+// linear in it, k = 1 - D/2 (pixel weights sum to 1), so f(x) - f(r)
+// splits exactly pixel by pixel; the Gaussian of the WKPI distance,
+// exp(-D/W), and altWKPI are not, and there each support image's change
+// phi(D_i(x)) - phi(D_i(r)) is split among the pixels in proportion to
+// their change of D_i: integrated gradients along the straight path
+// from r to x in the pixel divergences, which has the same completeness
+// (the parts sum to the change, exactly) at the cost of one prediction.
+//
+// The reference r is the empty diagram, whose image is zero: a pixel
+// where the graph has no mass contributes nothing.
+//
+// A pixel's contribution is shared among the persistence points in
+// proportion to their mass in that pixel (pimage.Grid.Masses), and a
+// point's share goes to the simplices that make it
+// (persistence.Origin). With Attribution Nodes (the default) all of it
+// reaches nodes: a 0-dimensional point gives half to the vertex where
+// its component is born and half to the edge that ends it, an Ext0 point
+// equal parts to the vertices of its minimum and maximum, a cycle equal
+// parts to its edges, and an edge's part is split between its two ends;
+// an edge's score is then the sum of its ends' scores. With Simplices,
+// edges keep their parts. Either way the scores that hold the parts
+// (nodes, or nodes and edges) sum to f(x) - f(r).
+//
+// With several classes the SVM has one decision value per pair of
+// classes; the explanation is for the predicted class c and sums the
+// pairs that involve c, each signed towards c, the one-vs-rest score
+// scikit-learn and svm.Model.Scores use; a two-class model's score of its
+// predicted class is its decision value signed towards that class.
+package explain

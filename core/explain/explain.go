@@ -1,0 +1,252 @@
+package explain
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"wkpi-web/core/features"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/kernel"
+	"wkpi-web/core/model"
+)
+
+// Attribution says how a persistence point's share reaches the graph.
+type Attribution string
+
+const (
+	// Nodes gives every share to vertices (an edge's part split between
+	// its ends) and scores an edge as the sum of its ends' scores.
+	Nodes Attribution = "nodes"
+	// Simplices keeps edges' parts on the edges: nodes and edges
+	// together sum to the explained change.
+	Simplices Attribution = "simplices"
+)
+
+// Options are the choices of an explanation.
+type Options struct {
+	// Attribution is how points' shares reach nodes and edges.
+	// Default Nodes.
+	Attribution Attribution
+}
+
+// DefaultOptions returns the default options.
+func DefaultOptions() Options { return Options{Attribution: Nodes} }
+
+// Explanation is what decided one graph's prediction. Scores are signed
+// towards the predicted class: positive pushes to it.
+type Explanation struct {
+	Graph string `json:"graph,omitempty"`
+	Class string `json:"class"`
+	// Decision is the score of the predicted class: a two-class model's
+	// decision value signed towards that class; with more classes the sum
+	// of the decision values of the pairs with it, each signed towards it.
+	Decision float64 `json:"decision"`
+	// Reference is the same score for the empty diagram; the node scores
+	// (and with Simplices the edge scores too) sum to Decision - Reference.
+	Reference   float64     `json:"reference"`
+	Attribution Attribution `json:"attribution"`
+	Nodes       []NodeScore `json:"nodes"`
+	Edges       []EdgeScore `json:"edges"`
+	// Points are the persistence points with a part, largest |score| first.
+	Points []PointScore `json:"points"`
+	// Blocks are the pixels' parts, image block by image block.
+	Blocks []BlockScore `json:"blocks"`
+	// Against lists, with more than two classes, the pairs summed.
+	Against []Pair `json:"against,omitempty"`
+}
+
+// NodeScore is a node's part; ID is its position in the input (the atom
+// index, in SMILES or molfile order).
+type NodeScore struct {
+	ID    int     `json:"id"`
+	Score float64 `json:"score"`
+}
+
+// EdgeScore is an edge's part.
+type EdgeScore struct {
+	U     int     `json:"u"`
+	V     int     `json:"v"`
+	Score float64 `json:"score"`
+}
+
+// PointScore is one persistence point's part and the simplices behind it.
+type PointScore struct {
+	Descriptor string   `json:"descriptor"`
+	Diagram    string   `json:"diagram"` // ord0, rel1, ext0 or ext1
+	Index      int      `json:"index"`   // position in that sub-diagram
+	Birth      float64  `json:"birth"`   // in the descriptor's own values
+	Death      float64  `json:"death"`
+	Score      float64  `json:"score"`
+	Vertices   []int    `json:"vertices,omitempty"`
+	Edges      [][2]int `json:"edges,omitempty"`
+}
+
+// BlockScore is one image block's pixel parts, Rows·Cols values in
+// pimage's row-major layout on the model's grid.
+type BlockScore struct {
+	Descriptor string    `json:"descriptor"`
+	Channel    string    `json:"channel"`
+	Pixels     []float64 `json:"pixels"`
+}
+
+// Pair is one pair of a several-class model: the decision value between
+// the predicted class and Class, signed towards the predicted class.
+type Pair struct {
+	Class     string  `json:"class"`
+	Decision  float64 `json:"decision"`
+	Reference float64 `json:"reference"`
+}
+
+// Explainer explains a model's predictions.
+type Explainer struct {
+	m     *model.Model
+	opts  Options
+	w     []float64 // the SVM kernel's pixel weights
+	total float64
+	term  func(float64) float64
+	value func(div float64) float64 // the SVM's kernel from a divergence
+	// base[i] is support image i's divergence from the zero image.
+	base []float64
+}
+
+// New prepares explanations of m's predictions.
+func New(m *model.Model, o Options) (*Explainer, error) {
+	if o.Attribution == "" {
+		o.Attribution = Nodes
+	}
+	if o.Attribution != Nodes && o.Attribution != Simplices {
+		return nil, fmt.Errorf("explain: attribution %q (want %s or %s)", o.Attribution, Nodes, Simplices)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	k := m.Kernel()
+	e := &Explainer{m: m, opts: o, w: k.Weights, term: k.Term()}
+	for _, x := range k.Weights {
+		e.total += x
+	}
+	e.value = func(div float64) float64 { return k.Value(div, e.total) }
+	if m.GaussWidth > 0 {
+		e.value = func(div float64) float64 { return kernel.GaussianOf(k.Value(div, e.total), m.GaussWidth) }
+	}
+	e.base = make([]float64, len(m.Support))
+	for i, x := range m.Support {
+		for s, v := range x {
+			if v != 0 {
+				e.base[i] += e.w[s] * e.term(v)
+			}
+		}
+	}
+	return e, nil
+}
+
+// Explain explains the model's prediction for g.
+func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
+	if g.N == 0 {
+		return nil, errors.New("explain: the graph has no nodes")
+	}
+	m := e.m
+	ds, origins, err := features.GraphOrigins(g, m.Features)
+	if err != nil {
+		return nil, err
+	}
+	img, err := features.Render(ds, m.Grid, m.Features)
+	if err != nil {
+		return nil, err
+	}
+	pairs, k := e.pixelParts(img)
+	class := m.SVM.Predict(k)
+	// The pixels' parts towards the predicted class.
+	pixels := make([]float64, len(img))
+	out := &Explanation{Class: m.Classes[class], Attribution: e.opts.Attribution}
+	for p, b := range m.SVM.Pairs {
+		sign := 0.0
+		switch class {
+		case b.A:
+			sign = 1
+		case b.B:
+			sign = -1
+		default:
+			continue
+		}
+		pp := pairs[p]
+		for s, x := range pp.parts {
+			pixels[s] += sign * x
+		}
+		out.Decision += sign * pp.decision
+		out.Reference += sign * pp.reference
+		if len(m.Classes) > 2 {
+			other := b.A + b.B - class
+			out.Against = append(out.Against, Pair{Class: m.Classes[other], Decision: sign * pp.decision, Reference: sign * pp.reference})
+		}
+	}
+	if err := e.toGraph(out, g, ds, origins, pixels); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// pairParts is one SVM pair's decision value at the graph and at the
+// reference, and its change split by pixel.
+type pairParts struct {
+	decision, reference float64
+	parts               []float64
+}
+
+// pixelParts splits every SVM pair's change from the reference into
+// pixel parts (see the package doc).
+// It also returns the kernel values against the support images.
+func (e *Explainer) pixelParts(img []float64) ([]pairParts, []float64) {
+	m := e.m
+	var nz []int
+	for s, v := range img {
+		if v != 0 {
+			nz = append(nz, s)
+		}
+	}
+	// ratio[i] turns support image i's divergence changes into its kernel
+	// change: (phi(D) - phi(D0)) / (D - D0), or phi'(D0) when D = D0.
+	ratio := make([]float64, len(m.Support))
+	kx := make([]float64, len(m.Support))
+	k0 := make([]float64, len(m.Support))
+	delta := make([][]float64, len(m.Support)) // per support image, per nz pixel
+	for i, x := range m.Support {
+		d := make([]float64, len(nz))
+		var change float64
+		for j, s := range nz {
+			d[j] = e.w[s] * (e.term(x[s]-img[s]) - e.term(x[s]))
+			change += d[j]
+		}
+		delta[i] = d
+		kx[i], k0[i] = e.value(e.base[i]+change), e.value(e.base[i])
+		if change != 0 {
+			ratio[i] = (kx[i] - k0[i]) / change
+		} else {
+			ratio[i] = e.slope(e.base[i])
+		}
+	}
+	out := make([]pairParts, len(m.SVM.Pairs))
+	for p, b := range m.SVM.Pairs {
+		parts := make([]float64, len(img))
+		var fx, f0 float64
+		for t, sv := range b.SV {
+			c := b.Coef[t]
+			fx += c * kx[sv]
+			f0 += c * k0[sv]
+			for j, s := range nz {
+				parts[s] += c * ratio[sv] * delta[sv][j]
+			}
+		}
+		out[p] = pairParts{decision: fx - b.Rho, reference: f0 - b.Rho, parts: parts}
+	}
+	return out, kx
+}
+
+// slope is the kernel's derivative in the divergence at div, by a
+// central difference (needed only where a support image's divergence
+// does not change, so the parts it multiplies sum to 0).
+func (e *Explainer) slope(div float64) float64 {
+	h := 1e-6 * max(1, math.Abs(div))
+	return (e.value(div+h) - e.value(div-h)) / (2 * h)
+}
