@@ -36,6 +36,7 @@ func commands() []command {
 		{"eval", "cross-validated accuracy of WKPI-SVM, learned and unlearned", runEval},
 		{"train", "learn the weight function and the SVM on a whole dataset, save the model", runTrain},
 		{"predict", "classify graphs (any input format) with a saved model", runPredict},
+		{"explain", "which nodes and edges decided each prediction, exactly", runExplain},
 		{"merge", "merge the part files of a sharded eval (-shard i/N) into its report", runMerge},
 		{"slurm", "run a sharded eval on Slurm: an array job of shards and a dependent merge job", runSlurm},
 		{"compare", "every baseline of the paper and WKPI on the same folds, with paired tests", runCompare},

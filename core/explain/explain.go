@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
@@ -185,6 +186,35 @@ func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Score is g's score towards the named class, as Explanation.Decision
+// gives it for the predicted class: to measure how an explanation's
+// edges matter, by deleting them (faithfulness).
+func (e *Explainer) Score(g *graph.Graph, class string) (float64, error) {
+	c := slices.Index(e.m.Classes, class)
+	if c < 0 {
+		return 0, fmt.Errorf("explain: the model has no class %q", class)
+	}
+	ds, err := features.GraphDiagramsOf(g, e.m.Features)
+	if err != nil {
+		return 0, err
+	}
+	img, err := features.Render(ds, e.m.Grid, e.m.Features)
+	if err != nil {
+		return 0, err
+	}
+	pairs, _ := e.pixelParts(img)
+	var score float64
+	for p, b := range e.m.SVM.Pairs {
+		switch c {
+		case b.A:
+			score += pairs[p].decision
+		case b.B:
+			score -= pairs[p].decision
+		}
+	}
+	return score, nil
 }
 
 // pairParts is one SVM pair's decision value at the graph and at the

@@ -339,3 +339,37 @@ func TestPixelsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestBA2Motifs checks the benchmark's graphs: 25 nodes, a tree of 19
+// edges, the motif's 6 or 5 edges forming a house or a five-cycle (every
+// motif node of degree 2 or 3 within the motif), and one joining edge.
+func TestBA2Motifs(t *testing.T) {
+	b := BA2Motifs(40, 1)
+	for i, g := range b.Dataset.Graphs {
+		count := map[EdgeRole]int{}
+		deg := map[int]int{}
+		for j, r := range b.Roles[i] {
+			count[r]++
+			if r == MotifEdge {
+				deg[g.Edges[j].U]++
+				deg[g.Edges[j].V]++
+			}
+		}
+		motif := []int{6, 5}[b.Dataset.Labels[i]]
+		if _, c := g.Components(); g.N != 25 || c != 1 || count[BaseEdge] != 19 || count[MotifEdge] != motif || count[JoinEdge] != 1 || len(deg) != 5 {
+			t.Fatalf("graph %d (%s): %d nodes, %d components, roles %v, motif nodes %d", i, b.Dataset.Classes[b.Dataset.Labels[i]], g.N, c, count, len(deg))
+		}
+		threes := 0
+		for _, d := range deg {
+			if d == 3 {
+				threes++
+			}
+		}
+		if threes != []int{2, 0}[b.Dataset.Labels[i]] {
+			t.Fatalf("graph %d: motif degrees %v", i, deg)
+		}
+	}
+	if fmt.Sprint(BA2Motifs(5, 7).Dataset.Graphs[3].Edges) != fmt.Sprint(BA2Motifs(5, 7).Dataset.Graphs[3].Edges) {
+		t.Error("the same seed gives different graphs")
+	}
+}
