@@ -76,6 +76,10 @@ type Record struct {
 	// Where locates the record in messages: "row 3 (line 4)", "line 7",
 	// "record 2 (line 40)", "graph 4 (line 61)".
 	Where string
+	// Molecule is the record's molecule as its file gives it, a SMILES or
+	// an SD record's molfile (up to its "M  END"), for a chemistry
+	// toolkit to draw with node i as atom i; "" for other formats.
+	Molecule string
 	// Props are a table's other columns, an SD record's data items and a
 	// GraphML graph's graph-level <data>, in file order.
 	Props []Property

@@ -50,12 +50,24 @@ func molRecord(name string, lines []string, start, end, index int) Record {
 	rec := Record{Index: index, Where: fmt.Sprintf("record %d (line %d)", index, start+1)}
 	g, props, err := molGraph(name, lines, start, end)
 	rec.Graph, rec.Props, rec.Err = g, props, err
+	rec.Molecule = molBlock(lines, start, end)
 	if rec.Name = strings.TrimSpace(lines[start]); rec.Name == "" {
 		if rec.Name = nameProp(props); rec.Name == "" {
 			rec.Name = fmt.Sprintf("record %d", index)
 		}
 	}
 	return rec
+}
+
+// molBlock is the record's molfile: its lines up to "M  END" (the data
+// items after it are no part of the molecule).
+func molBlock(lines []string, start, end int) string {
+	for i := start; i < end; i++ {
+		if strings.HasPrefix(lines[i], "M  END") {
+			return strings.Join(lines[start:i+1], "\n") + "\n"
+		}
+	}
+	return strings.Join(lines[start:end], "\n") + "\n"
 }
 
 // molGraph reads the connection table and the data items of one record.

@@ -310,3 +310,34 @@ func TestSDFDataItems(t *testing.T) {
 		t.Errorf("where %q", where)
 	}
 }
+
+// TestMoleculeText: each SD record keeps its molfile (to "M  END", the
+// data items left out), which read on its own gives the same graph, and
+// each SMILES record its SMILES.
+func TestMoleculeText(t *testing.T) {
+	data, err := os.ReadFile("testdata/two.sdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := graphfile.ReadFile("two.sdf", data, graphfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range f.Records {
+		if !strings.HasSuffix(r.Molecule, "M  END\n") || strings.Contains(r.Molecule, "$$$$") || strings.Contains(r.Molecule, "> <") {
+			t.Fatalf("record %d: molecule text %q", i+1, r.Molecule)
+		}
+		alone, err := graphfile.ReadFile("one.mol", []byte(r.Molecule), graphfile.Options{})
+		if err != nil || len(alone.Records) != 1 || !reflect.DeepEqual(alone.Records[0].Graph, r.Graph) {
+			t.Errorf("record %d: its molfile alone reads as %+v (%v)", i+1, alone, err)
+		}
+	}
+	s, err := graphfile.ReadFile("x.smi", []byte("CCO ethanol\nc1ccccc1\n"), graphfile.Options{})
+	if err != nil || s.Records[0].Molecule != "CCO" || s.Records[1].Molecule != "c1ccccc1" {
+		t.Errorf("SMILES records keep %q, %q (%v)", s.Records[0].Molecule, s.Records[1].Molecule, err)
+	}
+	c, err := graphfile.ReadFile("x.csv", []byte("name,smiles\nethanol,CCO\n"), graphfile.Options{})
+	if err != nil || c.Records[0].Molecule != "CCO" {
+		t.Errorf("a table's record keeps %+v (%v)", c.Records, err)
+	}
+}

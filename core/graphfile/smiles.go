@@ -57,7 +57,7 @@ func parseSMILESLines(name string, data []byte) (*File, error) {
 			}
 		}
 		where := fmt.Sprintf("line %d", line)
-		r := Record{Index: line, Where: where, Name: strings.TrimSpace(rest)}
+		r := Record{Index: line, Where: where, Name: strings.TrimSpace(rest), Molecule: s}
 		if r.Name == "" {
 			r.Name = where
 		}
@@ -316,6 +316,7 @@ func ReadTable(name string, data []byte, o Options) (*File, error) {
 			rec.Err = fmt.Errorf("%s %s: empty SMILES in column %q", name, where, f.SMILESColumn)
 		} else {
 			rec.Graph, rec.Err = parseSMILES(name, where, fields[smilesCol])
+			rec.Molecule = fields[smilesCol]
 		}
 		f.Records = append(f.Records, rec)
 	}

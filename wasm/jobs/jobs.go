@@ -57,6 +57,8 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		return resp, err
 	case protocol.Predict:
 		return predict(ctx, req, report)
+	case protocol.Explain:
+		return explainOne(ctx, req)
 	case protocol.MergeCV:
 		return mergeCV(req.Parts)
 	case protocol.InspectData:

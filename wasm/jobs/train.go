@@ -233,13 +233,17 @@ func predict(ctx context.Context, req protocol.Request, report progress.Func) (p
 		return protocol.Response{}, err
 	}
 	for i, p := range preds {
-		o := files[i]
-		resp.Graphs = append(resp.Graphs, protocol.Graph{
-			File: o.file, Index: o.index, Name: o.name, Nodes: graphs[i].N, Edges: len(graphs[i].Edges),
-			Label: p.Label, Decision: p.Decision, Points: p.Points, Truth: o.truth,
-		})
+		resp.Graphs = append(resp.Graphs, predicted(files[i], graphs[i], p))
 	}
 	return resp, nil
+}
+
+// predicted is the row of a graph's prediction.
+func predicted(o origin, g *graph.Graph, p model.Prediction) protocol.Graph {
+	return protocol.Graph{
+		File: o.file, Index: o.index, Name: o.name, Nodes: g.N, Edges: len(g.Edges),
+		Label: p.Label, Decision: p.Decision, Points: p.Points, Truth: o.truth,
+	}
 }
 
 // origin is where a graph to classify came from.
@@ -248,6 +252,8 @@ type origin struct {
 	index int    // graph of the file, from 0
 	name  string // what the file calls it, "" when nothing
 	truth string // the graph's class label in its file, if any
+	// molecule is the graph as a SMILES or molfile (graphfile.Record.Molecule).
+	molecule string
 }
 
 // inputs reads the graphs to classify: a TU set (a zip, or files named
@@ -290,7 +296,7 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 			return nil, nil, err
 		}
 		for i, r := range recs {
-			where = append(where, origin{file: f.Name, index: i, name: r.Name})
+			where = append(where, origin{file: f.Name, index: i, name: r.Name, molecule: r.Molecule})
 			graphs = append(graphs, r.Graph)
 		}
 	}

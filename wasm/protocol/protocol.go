@@ -38,6 +38,11 @@ const (
 	// Predict classifies the graphs of Request.Inputs with Request.Model.
 	// An input named TypedSMILES holds SMILES lines the user typed.
 	Predict Kind = "predict"
+	// Explain explains the prediction for input graph Request.Graph (the
+	// graphs of Request.Inputs counted as Predict lists them) with
+	// Request.Model: Response.Explained, and in Response.Arrays "x" and
+	// "y" a layout of the graph in [0,1]x[0,1].
+	Explain Kind = "explain"
 	// Compare runs methods of the baseline comparison (Request.Compare).
 	Compare Kind = "compare"
 	// MergeCV merges the parts of a cross-validation (Request.Parts) into
@@ -89,7 +94,7 @@ type Request struct {
 	Kind       Kind       `json:"kind"`
 	Dataset    string     `json:"dataset,omitempty"` // key of the dataset the job reads
 	Files      []File     `json:"files,omitempty"`   // the dataset, when the worker lacks it
-	Graph      int        `json:"graph,omitempty"`   // graph index for Draw and Explore
+	Graph      int        `json:"graph,omitempty"`   // graph index for Draw, Explore and Explain
 	Descriptor Descriptor `json:"descriptor,omitempty"`
 	Training   *Training  `json:"training,omitempty"`
 	Inputs     []File     `json:"inputs,omitempty"` // graph files to classify
@@ -141,7 +146,9 @@ type Response struct {
 	CV       *CVPart   `json:"cv,omitempty"`
 	Fold     *Fold     `json:"fold,omitempty"`   // Partial
 	Merged   *MergedCV `json:"merged,omitempty"` // MergeCV
-	Info     *Info     `json:"info,omitempty"`   // Train, Inspect and Predict
+	// Explained is an Explain job's result.
+	Explained *Explained `json:"explained,omitempty"`
+	Info      *Info      `json:"info,omitempty"` // Train, Inspect and Predict
 	// Inspection is an InspectData job's result.
 	Inspection *DataInspection `json:"inspection,omitempty"`
 	// Bad lists the records that made a Load fail (with Event Failed).

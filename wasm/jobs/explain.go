@@ -1,0 +1,77 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"wkpi-web/core/explain"
+	"wkpi-web/core/graph"
+	"wkpi-web/wasm/protocol"
+)
+
+// explainOne explains the prediction for one of the input graphs.
+func explainOne(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	m, resp, err := inspect(req.Model)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	files, graphs, err := inputs(req.Inputs)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	if req.Graph < 0 || req.Graph >= len(graphs) {
+		return protocol.Response{}, fmt.Errorf("no graph %d among the %d classified", req.Graph, len(graphs))
+	}
+	g := graphs[req.Graph]
+	preds, err := m.Predict(ctx, []*graph.Graph{g})
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	start := time.Now()
+	e, err := explain.New(m, explain.DefaultOptions())
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	ex, err := e.Explain(g)
+	if err != nil {
+		return protocol.Response{}, fmt.Errorf("%s: %w", files[req.Graph].file, err)
+	}
+	millis := float64(time.Since(start).Microseconds()) / 1000
+	ex.Graph = files[req.Graph].name
+	_, x, y := Layout(g, ex.Class)
+	resp.Explained = &protocol.Explained{
+		Explanation: explanation(ex),
+		Prediction:  predicted(files[req.Graph], g, preds[0]),
+		Molecule:    files[req.Graph].molecule,
+		Labels:      g.NodeLabels,
+		Grid:        resp.Info.Grid,
+		Millis:      millis,
+	}
+	if resp.Arrays == nil {
+		resp.Arrays = map[string][]float64{}
+	}
+	resp.Arrays["x"], resp.Arrays["y"] = x, y
+	return resp, nil
+}
+
+// explanation converts an explanation to the protocol's mirror.
+func explanation(ex *explain.Explanation) protocol.Explanation {
+	out := protocol.Explanation{Graph: ex.Graph, Class: ex.Class, Decision: ex.Decision, Reference: ex.Reference, Attribution: string(ex.Attribution)}
+	for _, n := range ex.Nodes {
+		out.Nodes = append(out.Nodes, protocol.NodeScore(n))
+	}
+	for _, e := range ex.Edges {
+		out.Edges = append(out.Edges, protocol.EdgeScore(e))
+	}
+	for _, p := range ex.Points {
+		out.Points = append(out.Points, protocol.PointScore(p))
+	}
+	for _, b := range ex.Blocks {
+		out.Blocks = append(out.Blocks, protocol.BlockScore(b))
+	}
+	for _, p := range ex.Against {
+		out.Against = append(out.Against, protocol.PairScore(p))
+	}
+	return out
+}
