@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"text/tabwriter"
 
 	"wkpi-web/core/explain"
 	"wkpi-web/core/graph"
-	"wkpi-web/core/model"
 )
 
 // explained is one line of `wkpi explain -format json`: the explanation
@@ -59,14 +57,9 @@ Flags:
 	if *format != "text" && *format != "json" {
 		return fmt.Errorf("-format %q: want text or json", *format)
 	}
-	f, err := os.Open(*path)
+	m, err := loadModel(*path)
 	if err != nil {
 		return err
-	}
-	m, err := model.Load(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *path, err)
 	}
 	e, err := explain.New(m, explain.Options{Attribution: explain.Attribution(*attribution)})
 	if err != nil {

@@ -39,13 +39,7 @@ func mutagDefault(tb testing.TB) (*model.Model, *graph.Dataset) {
 			defaultMUTAG.err = errOut.String()
 			return
 		}
-		f, err := os.Open(file)
-		if err != nil {
-			defaultMUTAG.err = err.Error()
-			return
-		}
-		defer f.Close()
-		if defaultMUTAG.model, err = model.Load(f); err != nil {
+		if defaultMUTAG.model, err = loadModel(file); err != nil {
 			defaultMUTAG.err = err.Error()
 			return
 		}

@@ -49,15 +49,10 @@ func writeTU(t *testing.T, dir, name string, ds *graph.Dataset) string {
 	return folder
 }
 
-// loadModel reads a model file.
-func loadModel(t *testing.T, path string) *model.Model {
+// mustLoadModel reads a model file.
+func mustLoadModel(t *testing.T, path string) *model.Model {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := model.Load(f)
+	m, err := loadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +98,7 @@ func TestExplainBA2Motifs(t *testing.T) {
 		t.Fatalf("wkpi train: exit %d\n%s", code, stderr)
 	}
 	t.Logf("BENCH wkpi train on 800 BA-2Motifs graphs: %.1f s", time.Since(start).Seconds())
-	m := loadModel(t, modelFile)
+	m := mustLoadModel(t, modelFile)
 	ctx := context.Background()
 	test := bench.Dataset.Graphs[800:]
 	preds, err := m.Predict(ctx, test)
@@ -225,7 +220,7 @@ func TestExplainCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	e, err := explain.New(loadModel(t, modelFile), explain.DefaultOptions())
+	e, err := explain.New(mustLoadModel(t, modelFile), explain.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +329,7 @@ func TestExplainMUTAG(t *testing.T) {
 	if code, _, stderr := wkpi(t, "train", "-data", folder, "-labels", "-out", modelFile); code != 0 {
 		t.Fatalf("wkpi train: exit %d\n%s", code, stderr)
 	}
-	e, err := explain.New(loadModel(t, modelFile), explain.DefaultOptions())
+	e, err := explain.New(mustLoadModel(t, modelFile), explain.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -372,14 +372,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *path == "" || fs.NArg() == 0 {
 		return fmt.Errorf("usage: wkpi predict -model model.json FILE...")
 	}
-	f, err := os.Open(*path)
+	m, err := loadModel(*path)
 	if err != nil {
 		return err
-	}
-	m, err := model.Load(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *path, err)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	if !*asJSON {
@@ -424,6 +419,20 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	return tw.Flush()
+}
+
+// loadModel reads and validates a model file.
+func loadModel(path string) (*model.Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := model.Load(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // readGraphs reads any input format: a TU dataset (folder or zip), an SWC

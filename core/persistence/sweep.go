@@ -22,14 +22,7 @@ import (
 // It panics if f (or a non-nil edge) has the wrong length, a programming
 // error rather than bad input.
 func Sublevel0(g *graph.Graph, f []float64, edge []float64) []Point {
-	if edge != nil && len(edge) != len(g.Edges) {
-		panic("persistence: edge values do not match the edge count")
-	}
-	w := edgeValues(g, f, math.Max)
-	for i := range edge {
-		w[i] = math.Max(w[i], edge[i])
-	}
-	s := sweep(g, f, w, ascending)
+	s := sublevel(g, f, edge)
 	return append(s.pairs, s.essential(f, math.Inf(1))...)
 }
 
@@ -37,6 +30,12 @@ func Sublevel0(g *graph.Graph, f []float64, edge []float64) []Point {
 // vertex that gives birth to the component and the edge that merges it
 // into an elder one (none for an essential class).
 func Sublevel0Origins(g *graph.Graph, f []float64, edge []float64) ([]Point, []Origin) {
+	s := sublevel(g, f, edge)
+	return append(s.pairs, s.essential(f, math.Inf(1))...), append(s.origins(), s.essentialOrigins()...)
+}
+
+// sublevel sweeps the sublevel filtration of Sublevel0.
+func sublevel(g *graph.Graph, f []float64, edge []float64) sweepResult {
 	if edge != nil && len(edge) != len(g.Edges) {
 		panic("persistence: edge values do not match the edge count")
 	}
@@ -44,8 +43,7 @@ func Sublevel0Origins(g *graph.Graph, f []float64, edge []float64) ([]Point, []O
 	for i := range edge {
 		w[i] = math.Max(w[i], edge[i])
 	}
-	s := sweep(g, f, w, ascending)
-	return append(s.pairs, s.essential(f, math.Inf(1))...), append(s.origins(), s.essentialOrigins()...)
+	return sweep(g, f, w, ascending)
 }
 
 // Superlevel0 returns the 0-dimensional persistence of the superlevel

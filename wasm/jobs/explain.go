@@ -12,11 +12,7 @@ import (
 
 // explainOne explains the prediction for one of the input graphs.
 func explainOne(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	m, resp, err := inspect(req.Model)
-	if err != nil {
-		return protocol.Response{}, err
-	}
-	files, graphs, err := inputs(req.Inputs)
+	m, resp, files, graphs, err := modelAndInputs(req)
 	if err != nil {
 		return protocol.Response{}, err
 	}

@@ -219,11 +219,7 @@ func HeatMap(mix kernel.Mixture, g pimage.Grid) []float64 {
 }
 
 func predict(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
-	m, resp, err := inspect(req.Model)
-	if err != nil {
-		return protocol.Response{}, err
-	}
-	files, graphs, err := inputs(req.Inputs)
+	m, resp, files, graphs, err := modelAndInputs(req)
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -236,6 +232,17 @@ func predict(ctx context.Context, req protocol.Request, report progress.Func) (p
 		resp.Graphs = append(resp.Graphs, predicted(files[i], graphs[i], p))
 	}
 	return resp, nil
+}
+
+// modelAndInputs reads the model of a Predict or Explain job, with its
+// description, and the graphs to classify.
+func modelAndInputs(req protocol.Request) (*model.Model, protocol.Response, []origin, []*graph.Graph, error) {
+	m, resp, err := inspect(req.Model)
+	if err != nil {
+		return nil, resp, nil, nil, err
+	}
+	files, graphs, err := inputs(req.Inputs)
+	return m, resp, files, graphs, err
 }
 
 // predicted is the row of a graph's prediction.
