@@ -1,4 +1,5 @@
 // Package testenv finds what tests need outside the Go toolchain: the
 // benchmark datasets that `make data` puts under data/, and a Python with
-// Debian's scientific packages for oracle checks.
+// Debian's scientific packages for oracle checks; and builds zips of
+// files in memory.
 package testenv
