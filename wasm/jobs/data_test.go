@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,23 +14,10 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-// RDKit's SD sample (Debian's rdkit-data): 200 NCI molecules with many
-// numeric properties.
-const first200 = "/usr/share/RDKit/Data/NCI/first_200.props.sdf"
-
-// rdkitFile reads a file of rdkit-data as an upload; when it is missing
-// the test is skipped, or fails under CI=true, where .ci/run installs it.
-func rdkitFile(t *testing.T, path string) protocol.File {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		msg := fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIPPED: " + msg)
-	}
-	return protocol.File{Name: filepath.Base(path), Data: data}
+// first200 is RDKit's SD sample (testenv.RDKitData): 200 NCI molecules
+// with many numeric properties, as an upload.
+func first200(t *testing.T) protocol.File {
+	return protocol.File{Name: "first_200.props.sdf", Data: testenv.RDKitData(t, "Data/NCI/first_200.props.sdf")}
 }
 
 // mols is a SMILES table with a name column, a text class and a
@@ -76,7 +61,7 @@ func oracle(t *testing.T, f protocol.File) *protocol.Summary {
 // records left out).
 func TestLoadMoleculeFile(t *testing.T) {
 	csv := protocol.File{Name: "mols.csv", Data: []byte(mols)}
-	sdf := rdkitFile(t, first200)
+	sdf := first200(t)
 	for _, tc := range []struct {
 		name string
 		f    protocol.File
@@ -201,7 +186,7 @@ func TestInspectData(t *testing.T) {
 	graphml := protocol.File{Name: "g.graphml", Data: []byte(`<graphml><key id="d0" for="graph" attr.name="class"/>
 <graph id="one"><data key="d0">a</data><node id="x"/><node id="y"/><edge source="x" target="y"/></graph>
 <graph id="two"><data key="d0">b</data><node id="x"/></graph></graphml>`)}
-	sdf := rdkitFile(t, first200)
+	sdf := first200(t)
 	for _, f := range []protocol.File{csv, noSMILES, withOptions(noSMILES, protocol.DataOptions{SMILES: "structure"}), graphml, sdf} {
 		t.Run(f.Name, func(t *testing.T) {
 			var w Worker
