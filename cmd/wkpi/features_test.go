@@ -26,7 +26,7 @@ func mutagMolecules(t *testing.T, dir string) (csv, sdf string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	elements, err := tu.ReadNodeLabelNames(src)
+	elements, _, err := tu.ReadLabelNames(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func TestMUTAGThreeFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	elements, err := tu.ReadNodeLabelNames(dir)
+	elements, _, err := tu.ReadLabelNames(dir)
 	if err != nil || len(elements) != 7 {
 		t.Fatalf("MUTAG's code table %v, %v", elements, err)
 	}

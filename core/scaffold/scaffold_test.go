@@ -357,11 +357,7 @@ func TestMUTAGAgainstRDKit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := tu.ReadNodeLabelNames(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edges, err := tu.ReadEdgeLabelNames(dir)
+	nodes, edges, err := tu.ReadLabelNames(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
