@@ -41,17 +41,27 @@ type Root struct {
 }
 
 // OnAppUpdate offers the new version that the service worker has cached;
-// reloading is left to the user so that no work in progress is lost.
+// reloading is left to the user so that no work in progress is lost. The
+// offer, above the tab bar, makes go-app mount the bar anew, scrolled to
+// its start.
 func (r *Root) OnAppUpdate(ctx app.Context) {
 	r.update = ctx.AppUpdateAvailable()
+	r.revealTab(ctx)
 }
 
-// OnMount restores the dataset of an earlier visit.
+// OnResize keeps the selected tab in view as the window narrows or turns.
+func (r *Root) OnResize(ctx app.Context) {
+	r.revealTab(ctx)
+}
+
+// OnMount restores the dataset of an earlier visit and brings the
+// first tab shown into view.
 func (r *Root) OnMount(ctx app.Context) {
 	r.ctx, r.mounted = ctx, true
 	if r.Backend == nil {
 		return
 	}
+	r.revealTab(ctx)
 	if r.train.form == nil {
 		r.train.form = &protocol.Training{Spec: spec.Defaults()}
 	}
@@ -265,7 +275,27 @@ func (r *Root) showTab(ctx app.Context, id string) {
 
 func (r *Root) selectTab(ctx app.Context, id string) {
 	r.tab = id
+	r.revealTab(ctx)
 	if id == "explore" && r.data.summary != nil && r.explore.explored == nil && r.explore.job == 0 {
 		r.startExplore(ctx)
 	}
+}
+
+// revealTab scrolls the tab bar sideways, once rendered, so that the
+// selected tab lies in view: on a phone the bar is wider than the screen,
+// and a published site opens on Classify, near its end. Only the bar
+// scrolls; scrollIntoView would scroll the page too.
+func (r *Root) revealTab(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		tab := app.Window().GetElementByID("tab-" + r.current())
+		if !tab.Truthy() {
+			return
+		}
+		bar := tab.Get("parentElement")
+		b, t := bar.Call("getBoundingClientRect"), tab.Call("getBoundingClientRect")
+		shift := min(t.Get("left").Float()-b.Get("left").Float(), 0) + max(t.Get("right").Float()-b.Get("right").Float(), 0)
+		if shift != 0 {
+			bar.Set("scrollLeft", bar.Get("scrollLeft").Float()+shift)
+		}
+	})
 }

@@ -16,11 +16,12 @@ import (
 
 	"wkpi-web/core/dataset"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/testenv"
 )
 
 // first200 is RDKit's SD sample of 200 NCI molecules with many numeric
-// properties (Debian's rdkit-data; datasets are never committed).
-const first200 = "/usr/share/RDKit/Data/NCI/first_200.props.sdf"
+// properties (testenv.RDKitPath; datasets are never committed).
+const first200 = "Data/NCI/first_200.props.sdf"
 
 // chooseText picks the entry labelled text in menu id, as a user would.
 func chooseText(id, text string) chromedp.Action[chromedp.Void] {
@@ -56,13 +57,10 @@ func classCounts(ds *graph.Dataset) []string {
 // meanwhile; reloaded, the page reads the saved table with the same
 // choices. axe-core on the new states, and no sideways scroll at 390 px.
 func TestBrowserOwnData(t *testing.T) {
-	data, err := os.ReadFile(first200)
+	sdf := testenv.RDKitPath(t, first200)
+	data, err := os.ReadFile(sdf)
 	if err != nil {
-		msg := fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIPPED OWN-DATA BROWSER TEST: " + msg)
+		t.Fatal(err)
 	}
 	// The oracle: core/dataset on the same bytes.
 	in, err := dataset.Inspect(filepath.Base(first200), data, dataset.Options{})
@@ -93,7 +91,7 @@ func TestBrowserOwnData(t *testing.T) {
 	step(t, ctx, "load the page and MUTAG",
 		openMUTAG(srv.URL+"/")...)
 	step(t, ctx, "upload first_200.props.sdf: a worker lists its 19 properties with examples",
-		chromedp.SetUploadFiles(chromedp.CSS("#upload"), []string{first200}),
+		chromedp.SetUploadFiles(chromedp.CSS("#upload"), []string{sdf}),
 		textContains("#datafile-what", "An SD file of 200 records"),
 		until(`document.querySelectorAll("#datafile-columns tbody tr").length === 19`),
 		textContains(`#datafile-columns tr[data-column="AMW"]`, "numbers, median "+cut),

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"net"
 	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -25,11 +28,28 @@ func buildPublished(t *testing.T, version string, models ...string) string {
 	return out
 }
 
+// tabInView checks that tab id, selected, lies within the viewport,
+// waiting a moment for the page to scroll the tab bar.
+func tabInView(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	rect := fmt.Sprintf(`(() => { const r = document.querySelector("#tab-%s").getBoundingClientRect();
+		return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+			width: document.documentElement.clientWidth, height: innerHeight}; })()`, id)
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	err := chromedp.Do(sctx, until(fmt.Sprintf(`document.querySelector("#tab-%s").getAttribute("aria-selected") === "true" &&
+		(({left, right, top, bottom, width, height}) => left >= 0 && top >= 0 && right <= width && bottom <= height)(%s)`, id, rect)))
+	if err != nil {
+		t.Errorf("the selected tab %s is not in view: %v", id, value[map[string]float64](t, ctx, rect))
+	}
+}
+
 // TestDistPublished: a published classifier (cmd/static -models with a
 // model from wkpi train), served under a sub-path by a plain file server.
 // The first visit opens on Classify with the bundled model, which the
-// Models tab holds; then offline, a link #classify?smiles=... classifies
-// with it from the service worker's cache, as wkpi predict does.
+// Models tab holds; on a phone (360 and 390 px) the selected tab is
+// scrolled into view on opening and as the tab changes; then offline, a link #classify?smiles=... classifies with it from the
+// service worker's cache, as wkpi predict does.
 func TestDistPublished(t *testing.T) {
 	model := mutagModel(t)
 	ctx, cancel := browser(t)
@@ -69,6 +89,26 @@ func TestDistPublished(t *testing.T) {
 				g.onerror = () => ok(false);
 			} catch (e) { ok(false); } }; r.onerror = () => ok(false); })`),
 	)
+
+	// On a phone the tab bar scrolls sideways. The selected tab is scrolled
+	// into view as the site opens on Classify (which 360 px cuts off) and
+	// as the URL changes the tab (chromedp's Click would scroll it itself).
+	for _, width := range []int64{360, 390} {
+		step(t, ctx, fmt.Sprintf("%d px: the site opens on Classify", width),
+			chromedp.EmulateViewport(width, 844),
+			chromedp.Navigate(base),
+			chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+			until(`document.querySelector("#tab-classify").getAttribute("aria-selected") === "true"`),
+			textContains("#panel h2", "with the model of MUTAG"),
+			screenshot(fmt.Sprintf("published-%d", width)),
+		)
+		tabInView(t, ctx, "classify")
+	}
+	for _, tab := range []string{"models", "data", "classify"} {
+		step(t, ctx, "390 px: #"+tab+" selects its tab", until(fmt.Sprintf(`(location.hash = %q) !== ""`, tab)))
+		tabInView(t, ctx, tab)
+	}
+	step(t, ctx, "back to 1280 px", chromedp.EmulateViewport(1280, 900))
 
 	want := wkpiPredict(t, model, "link.smi", "c1ccc(cc1)[N+](=O)[O-]\nCCO ethanol\n")
 	link := base + "#classify?smiles=" + url.QueryEscape("c1ccc(cc1)[N+](=O)[O-]") + "&smiles=" + url.PathEscape("CCO ethanol")

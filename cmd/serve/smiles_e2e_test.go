@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http/httptest"
@@ -19,6 +17,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"wkpi-web/core/testenv"
 )
 
 var quickModel struct {
@@ -49,37 +49,14 @@ func mutagModel(t *testing.T) string {
 	return quickModel.file
 }
 
-// cliPrediction is one line of `wkpi predict -json`.
-type cliPrediction struct {
-	Name     string    `json:"name"`
-	Class    string    `json:"class"`
-	Decision []float64 `json:"decision"`
-}
-
 // wkpiPredict runs `wkpi predict -json` on a file holding text.
-func wkpiPredict(t *testing.T, model, name, text string) []cliPrediction {
+func wkpiPredict(t *testing.T, model, name, text string) []testenv.Prediction {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", "../wkpi", "predict", "-json", "-model", model, file)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("wkpi predict: %v\n%s", err, stderr.Bytes())
-	}
-	var preds []cliPrediction
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		var p cliPrediction
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
-		preds = append(preds, p)
-	}
-	return preds
+	return testenv.WkpiPredict(t, model, file)
 }
 
 // typeSMILES replaces the text of the SMILES box as typing does.
@@ -118,7 +95,7 @@ const typedSMILES = "c1ccc(cc1)[N+](=O)[O-] nitrobenzene\n" +
 // (to the 4 decimals shown) and the words that say what they mean; a
 // positive decision value points towards classes[0], a negative one
 // towards classes[1].
-func checkRows(t *testing.T, got []row, want []cliPrediction, names []string, classes [2]string) {
+func checkRows(t *testing.T, got []row, want []testenv.Prediction, names []string, classes [2]string) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d rows, wkpi predict gives %d", len(got), len(want))

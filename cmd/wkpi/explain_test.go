@@ -297,7 +297,7 @@ func TestExplainMUTAG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codes, err := tu.ReadNodeLabelNames(src)
+	codes, _, err := tu.ReadLabelNames(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,11 +67,7 @@ func (c *settingsFlags) labelNames() (nodes, edges map[string]string, err error)
 	if !info.IsDir() && !strings.EqualFold(filepath.Ext(c.data), ".zip") {
 		return nil, nil, nil
 	}
-	if nodes, err = tu.ReadNodeLabelNames(c.data); err != nil {
-		return nil, nil, err
-	}
-	edges, err = tu.ReadEdgeLabelNames(c.data)
-	return nodes, edges, err
+	return tu.ReadLabelNames(c.data)
 }
 
 // output opens -out (or wraps stdout) and returns a flush-and-close func.

@@ -26,7 +26,7 @@ func mutagMolecules(t *testing.T, dir string) (csv, sdf string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	elements, err := tu.ReadNodeLabelNames(src)
+	elements, _, err := tu.ReadLabelNames(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +195,42 @@ func TestExtraDescriptors(t *testing.T) {
 		code, _, stderr := wkpi(t, "images", "-data", dir, "-extra", bad)
 		if code == 0 || !strings.Contains(stderr, strings.Split(bad, "@")[0]) {
 			t.Errorf("-extra %s: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+}
+
+// TestSWCZipAsFolder: the neurons sample zipped is read as its folder:
+// eval gives the same folds and accuracies, and a model trained on the
+// zip classifies the zip as the folder's model classifies the folder,
+// neuron by neuron.
+func TestSWCZipAsFolder(t *testing.T) {
+	dir := testenv.Dataset(t, "neurons-sample")
+	tmp := t.TempDir()
+	zip := filepath.Join(tmp, "neurons.zip")
+	if err := os.WriteFile(zip, testenv.Zip(t, testenv.Folder(t, dir, "neurons-sample/")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := []string{"-filtration", "given", "-extra", "none", "-auto=false", "-svm-choice=false", "-iter", "5", "-progress", "off"}
+	folds := append([]string{"-folds", "3"}, small...)
+	want, _ := evalJSON(t, append([]string{"-data", dir}, folds...)...)
+	got, _ := evalJSON(t, append([]string{"-data", zip}, folds...)...)
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) || want.Dataset != "neurons-sample" || len(want.Folds) != 3 {
+		t.Errorf("eval: the zip %+v, the folder %+v", got, want)
+	}
+	var preds [2][]prediction
+	for i, data := range []string{dir, zip} {
+		model := filepath.Join(tmp, fmt.Sprintf("model%d.json", i))
+		if code, _, stderr := wkpi(t, append([]string{"train", "-data", data, "-out", model}, small...)...); code != 0 {
+			t.Fatalf("train -data %s: exit %d: %s", data, code, stderr)
+		}
+		preds[i] = predictJSON(t, "-model", model, data)
+	}
+	if len(preds[0]) != 30 || len(preds[1]) != 30 {
+		t.Fatalf("%d predictions for the folder, %d for the zip; want 30", len(preds[0]), len(preds[1]))
+	}
+	for i, p := range preds[1] {
+		if q := preds[0][i]; p.Graph != q.Graph || p.Class != q.Class || fmt.Sprint(p.Decision) != fmt.Sprint(q.Decision) {
+			t.Errorf("neuron %d: the zip %+v, the folder %+v", i, p, q)
 		}
 	}
 }

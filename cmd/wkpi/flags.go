@@ -46,7 +46,7 @@ func newSettingsFlags(name string, stderr io.Writer, groups []spec.Group, more .
 	c.fs.SetOutput(stderr)
 	c.fs.Usage = func() { c.usage(stderr) }
 	c.own(spec.GroupData, func(fs *flag.FlagSet) {
-		fs.StringVar(&c.data, "data", "", "the dataset: a CSV/TSV of SMILES, an SD file, a GraphML collection, a TU folder or .zip, or a folder of SWC neurons with a labels.csv (required)")
+		fs.StringVar(&c.data, "data", "", "the dataset: a CSV/TSV of SMILES, an SD file, a GraphML collection, a TU folder or .zip, or a folder or .zip of SWC neurons with a labels.csv (required)")
 		fs.StringVar(&c.smiles, "smiles", "", "the SMILES column of a CSV/TSV (default: the column named smiles)")
 		fs.StringVar(&c.target, "target", "", "the class: a CSV/TSV column, an SD property or a GraphML graph key (default: the first other column; the property or key named activity, class, label, target or y)")
 		fs.StringVar(&c.threshold, "threshold", "", "cut a numeric target into the classes \"< X\" and \">= X\"")

@@ -14,13 +14,13 @@ import (
 	"text/tabwriter"
 
 	"wkpi-web/core/crossval"
+	"wkpi-web/core/dataset"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/model"
 	"wkpi-web/core/spec"
 	"wkpi-web/core/swc"
-	"wkpi-web/core/tu"
 )
 
 // evalOwn are the flags of `wkpi eval` beyond the settings.
@@ -435,18 +435,19 @@ func loadModel(path string) (*model.Model, error) {
 	return m, nil
 }
 
-// readGraphs reads any input format: a TU dataset (folder or zip), an SWC
-// neuron, or a file of graphs or molecules (graphfile.ReadFile: SMILES
-// lines, SMILES tables, SD, GraphML, JSON, edge lists), with the name of
-// each graph ("" when the format has none). smilesCol names the SMILES
-// column of tables.
+// readGraphs reads any input format: a TU dataset or a folder of SWC
+// neurons (folder or zip, as -data takes them), an SWC neuron, or a file
+// of graphs or molecules (graphfile.ReadFile: SMILES lines, SMILES
+// tables, SD, GraphML, JSON, edge lists), with the name of each graph
+// ("" when the format has none). smilesCol names the SMILES column of
+// tables.
 func readGraphs(name, smilesCol string) ([]*graph.Graph, []string, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	if info.IsDir() || strings.EqualFold(filepath.Ext(name), ".zip") {
-		ds, err := tu.Read(name)
+		ds, _, err := dataset.Read(name, dataset.Options{})
 		if err != nil {
 			return nil, nil, err
 		}

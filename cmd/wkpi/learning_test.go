@@ -13,10 +13,11 @@ import (
 
 // prediction is one line of `wkpi predict -json`.
 type prediction struct {
-	File  string `json:"file"`
-	Graph int    `json:"graph"`
-	Name  string `json:"name"`
-	Class string `json:"class"`
+	File     string    `json:"file"`
+	Graph    int       `json:"graph"`
+	Name     string    `json:"name"`
+	Class    string    `json:"class"`
+	Decision []float64 `json:"decision"`
 }
 
 func predictJSON(t *testing.T, args ...string) []prediction {

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -19,7 +18,7 @@ import (
 // Formats of a dataset besides graphfile's table, SD and GraphML ones.
 const (
 	FormatTU  = "tu"  // a TU Dortmund folder or zip
-	FormatSWC = "swc" // a folder of SWC neurons with a labels.csv
+	FormatSWC = "swc" // a folder or zip of SWC neurons with a labels.csv
 )
 
 // MaxClasses is the most classes a target may have without a threshold:
@@ -119,9 +118,9 @@ func (e *BadRecordsError) Error() string {
 	return b.String()
 }
 
-// Read loads a labelled dataset from a path: a TU folder or .zip, a
-// folder of SWC neurons with a labels.csv, or one file that Parse reads
-// (errors name the file by its base name).
+// Read loads a labelled dataset from a path: a TU folder, a folder of
+// SWC neurons with a labels.csv, or one file that Parse reads, a zip of
+// either among them (errors name the file by its base name).
 func Read(path string, o Options) (*graph.Dataset, *Report, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -132,22 +131,12 @@ func Read(path string, o Options) (*graph.Dataset, *Report, error) {
 			if err := noOptions(path, "a folder of SWC neurons", o); err != nil {
 				return nil, nil, err
 			}
-			ds, err := swc.ReadSample(path)
-			if err != nil {
-				return nil, nil, err
-			}
-			return ds, &Report{Format: FormatSWC, Records: len(ds.Graphs)}, nil
+			return swcReport(swc.ReadSample(path))
 		}
 		if err := noOptions(path, "a TU folder", o); err != nil {
 			return nil, nil, err
 		}
 		return tuReport(tu.ReadDir(path))
-	}
-	if strings.EqualFold(filepath.Ext(path), ".zip") {
-		if err := noOptions(path, "a TU zip", o); err != nil {
-			return nil, nil, err
-		}
-		return tuReport(tu.Read(path))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -163,6 +152,13 @@ func tuReport(ds *graph.Dataset, err error) (*graph.Dataset, *Report, error) {
 	return ds, &Report{Format: FormatTU, Records: len(ds.Graphs)}, nil
 }
 
+func swcReport(ds *graph.Dataset, err error) (*graph.Dataset, *Report, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	return ds, &Report{Format: FormatSWC, Records: len(ds.Graphs)}, nil
+}
+
 // noOptions refuses options for a format that has no use for them.
 func noOptions(name, what string, o Options) error {
 	if g := o.given(); len(g) > 0 {
@@ -173,21 +169,15 @@ func noOptions(name, what string, o Options) error {
 
 // Parse reads a labelled dataset from the bytes of one file named name:
 // a table of SMILES (.csv, .tsv), an SD file (.sdf, .sd, .mol), a GraphML
-// collection (.graphml, .xml) or a TU .zip; another name is read by its
-// content (graphfile.ReadFile), which must then be one of these. The
-// classes come from the target (Options.Target), cut in two by
-// Options.Threshold when set. Each graph gets its record's name.
+// collection (.graphml, .xml), or a .zip: of SWC neurons when it holds a
+// labels.csv (at its top or in one folder) and no TU edge file, else of a
+// TU dataset. Another name is read by its content (graphfile.ReadFile),
+// which must then be one of these. The classes come from the target
+// (Options.Target), cut in two by Options.Threshold when set. Each graph
+// gets its record's name.
 func Parse(name string, data []byte, o Options) (*graph.Dataset, *Report, error) {
-	ext := strings.ToLower(filepath.Ext(name))
-	if ext == ".zip" {
-		if err := noOptions(name, "a TU zip", o); err != nil {
-			return nil, nil, err
-		}
-		ds, err := tu.ReadZip(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return tuReport(ds, nil)
+	if strings.EqualFold(filepath.Ext(name), ".zip") {
+		return parseZip(name, data, o)
 	}
 	f, err := readFile(name, data, o.SMILES)
 	if err != nil {
@@ -219,7 +209,7 @@ func readFile(name string, data []byte, smilesColumn string) (*graphfile.File, e
 		}
 	default:
 		return nil, fmt.Errorf("%s: %s holds no classes: a dataset is a CSV or TSV table of SMILES with a class column, "+
-			"an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder of SWC neurons", name, formatName(f.Format))
+			"an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder or zip of SWC neurons", name, formatName(f.Format))
 	}
 	return f, nil
 }

@@ -183,9 +183,8 @@ func TestBadInput(t *testing.T) {
 		{"g.graphml", `<graphml><graph><node id="a"/></graph></graphml>`, dataset.Options{}, "g.graphml: no graph-level <data>: give each <graph> a <data key=...> holding its class"},
 		{"g.graphml", `<graphml><key id="y" for="graph"/><graph><data key="y">1</data><node id="a"/></graph><graph><node id="a"/></graph></graphml>`, dataset.Options{},
 			`g.graphml: 1 of 2 graphs cannot be read: graph 2 (line 1): no <data> for the key "y"`},
-		{"m.smi", "CCO ethanol\n", dataset.Options{}, "m.smi: a SMILES file holds no classes: a dataset is a CSV or TSV table of SMILES with a class column, an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder of SWC neurons"},
-		{"g.edges", "a b\n", dataset.Options{}, "g.edges: an edge list holds no classes: a dataset is a CSV or TSV table of SMILES with a class column, an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder of SWC neurons"},
-		{"m.zip", "PK", dataset.Options{Target: "y"}, "m.zip: a TU zip takes no options (a target given): its classes are in its label file"},
+		{"m.smi", "CCO ethanol\n", dataset.Options{}, "m.smi: a SMILES file holds no classes: a dataset is a CSV or TSV table of SMILES with a class column, an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder or zip of SWC neurons"},
+		{"g.edges", "a b\n", dataset.Options{}, "g.edges: an edge list holds no classes: a dataset is a CSV or TSV table of SMILES with a class column, an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder or zip of SWC neurons"},
 	} {
 		_, _, err := dataset.Parse(tc.name, []byte(tc.data), tc.o)
 		if err == nil || err.Error() != tc.want {

@@ -11,8 +11,10 @@
 //     named activity, class, label, target or y);
 //   - GraphML collections (.graphml .xml): several <graph> elements, each
 //     with its class in a graph-level <data key=...>;
-//   - TU Dortmund folders and zips (core/tu) and folders of SWC neurons
-//     with a labels.csv (core/swc), which take no options.
+//   - TU Dortmund folders and zips (core/tu) and folders and zips of SWC
+//     neurons with a labels.csv (core/swc), which take no options; a zip
+//     is SWC when it holds a labels.csv (at its top or in one folder) and
+//     no TU edge file DS_A.txt.
 //
 // Graphs are built by core/graphfile (and so core/smiles), in the
 // molfile convention: element symbols as node labels, bond types 1, 2,

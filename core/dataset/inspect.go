@@ -1,15 +1,12 @@
 package dataset
 
 import (
-	"bytes"
-	"fmt"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"wkpi-web/core/graphfile"
-	"wkpi-web/core/tu"
 )
 
 // Inspection is what a file offers before it is read as a dataset: the
@@ -17,9 +14,9 @@ import (
 // the SMILES and the target from, with what Parse would pick by default.
 type Inspection struct {
 	Format  string `json:"format"`  // as Report.Format
-	Records int    `json:"records"` // data rows, SD records, GraphML graphs, TU graphs
+	Records int    `json:"records"` // data rows, SD records, GraphML graphs, TU graphs or neurons
 	// Columns are a table's columns, or the SD properties or GraphML
-	// graph-level keys in order of first appearance; nil for TU.
+	// graph-level keys in order of first appearance; nil for a zip.
 	Columns []Column `json:"columns"`
 	// SMILES is a table's SMILES column ("" when no column is named
 	// smiles and Options.SMILES is not set: the user must pick one).
@@ -52,11 +49,11 @@ type Column struct {
 func Inspect(name string, data []byte, o Options) (*Inspection, error) {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".zip":
-		ds, err := tu.ReadZip(bytes.NewReader(data), int64(len(data)))
+		_, rep, err := parseZip(name, data, Options{})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
-		return &Inspection{Format: FormatTU, Records: len(ds.Graphs)}, nil
+		return &Inspection{Format: rep.Format, Records: rep.Records}, nil
 	case ".csv", ".tsv":
 		f, err := graphfile.ReadTable(name, data, graphfile.Options{SMILESColumn: o.SMILES})
 		if err != nil {

@@ -2,7 +2,6 @@ package dataset_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -16,28 +15,13 @@ import (
 	"wkpi-web/core/tu"
 )
 
-// RDKit's NCI sample (Debian's rdkit-data): 4,999 lines "SMILES\tid", and
+// RDKit's NCI sample (rdkit-data): 4,999 lines "SMILES\tid", and
 // the same SMILES in the same order with their TPSA (Daylight), after a
 // comment line and without a header.
 const (
-	nciSMI  = "/usr/share/RDKit/Data/NCI/first_5K.smi"
-	nciTPSA = "/usr/share/RDKit/Data/NCI/first_5k.tpsa.csv"
+	nciSMI  = "Data/NCI/first_5K.smi"
+	nciTPSA = "Data/NCI/first_5k.tpsa.csv"
 )
-
-// rdkitData reads a file of rdkit-data; when it is missing the test is
-// skipped, or fails under CI=true, where .ci/run installs the package.
-func rdkitData(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		msg := fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err)
-		if os.Getenv("CI") != "" {
-			tb.Fatal(msg)
-		}
-		tb.Skip("SKIPPED ORACLE: " + msg)
-	}
-	return data
-}
 
 // nciRow is one molecule of the NCI sample.
 type nciRow struct {
@@ -48,8 +32,8 @@ type nciRow struct {
 // nciRows joins first_5K.smi and first_5k.tpsa.csv line by line, checking
 // that they list the same SMILES.
 func nciRows(tb testing.TB) []nciRow {
-	smi := strings.Split(strings.TrimSpace(string(rdkitData(tb, nciSMI))), "\n")
-	tpsa := strings.Split(strings.TrimSpace(string(rdkitData(tb, nciTPSA))), "\n")
+	smi := strings.Split(strings.TrimSpace(string(testenv.RDKitData(tb, nciSMI))), "\n")
+	tpsa := strings.Split(strings.TrimSpace(string(testenv.RDKitData(tb, nciTPSA))), "\n")
 	if !strings.HasPrefix(tpsa[0], "#") || len(tpsa)-1 != len(smi) {
 		tb.Fatalf("%d SMILES, %d TPSA lines after %q", len(smi), len(tpsa)-1, tpsa[0])
 	}
@@ -228,7 +212,7 @@ func TestMUTAGThreeFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	elements, err := tu.ReadNodeLabelNames(dir)
+	elements, _, err := tu.ReadLabelNames(dir)
 	if err != nil || len(elements) != 7 {
 		t.Fatalf("MUTAG's code table %v, %v", elements, err)
 	}

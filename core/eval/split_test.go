@@ -123,11 +123,7 @@ func TestSetupGroups(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nodes, err := tu.ReadNodeLabelNames(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		edges, err := tu.ReadEdgeLabelNames(dir)
+		nodes, edges, err := tu.ReadLabelNames(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,7 +73,7 @@ func TestLabelGroupsFromMolfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, err := tu.ReadNodeLabelNames(testenv.Dataset(t, "MUTAG"))
+	names, _, err := tu.ReadLabelNames(testenv.Dataset(t, "MUTAG"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,27 +13,13 @@ import (
 	"wkpi-web/core/testenv"
 )
 
-// SD files of Debian's rdkit-data package: NCI's first 200 molecules (2D,
-// no hydrogens, 19 data items each) and 47 CDK2 ligands (3D, explicit
-// hydrogens, 8 data items each).
+// SD files of Debian's rdkit-data package (testenv.RDKitPath): NCI's
+// first 200 molecules (2D, no hydrogens, 19 data items each) and 47 CDK2
+// ligands (3D, explicit hydrogens, 8 data items each).
 const (
-	nci200 = "/usr/share/RDKit/Data/NCI/first_200.props.sdf"
-	cdk2   = "/usr/share/RDKit/Contrib/Fastcluster/testdata/cdk2.sdf"
+	nci200 = "Data/NCI/first_200.props.sdf"
+	cdk2   = "Contrib/Fastcluster/testdata/cdk2.sdf"
 )
-
-// rdkitFile returns path when it exists; else the test is skipped, or
-// fails under CI=true, where .ci/run installs rdkit-data.
-func rdkitFile(tb testing.TB, path string) string {
-	tb.Helper()
-	if _, err := os.Stat(path); err != nil {
-		msg := fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err)
-		if os.Getenv("CI") != "" {
-			tb.Fatal(msg)
-		}
-		tb.Skip("SKIPPED ORACLE: " + msg)
-	}
-	return path
-}
 
 // sdfRecord is RDKit's reading of one SD record (testdata/rdkit_sdf.py).
 type sdfRecord struct {
@@ -75,7 +61,7 @@ func (r sdfRecord) graph(t *testing.T) *graph.Graph {
 // would keep one hydrogen of cdk2.sdf that sets the direction of an
 // imine's double bond; sanitised, it is removed too.)
 func TestSDFMatchesRDKit(t *testing.T) {
-	files := []string{rdkitFile(t, nci200), rdkitFile(t, cdk2)}
+	files := []string{testenv.RDKitPath(t, nci200), testenv.RDKitPath(t, cdk2)}
 	t.Log("the RDKit oracle needs Debian's python3-rdkit (apt-get install python3-rdkit rdkit-data)")
 	py := testenv.Python(t, "rdkit")
 	dir := t.TempDir()

@@ -1,7 +1,6 @@
 package graphfile_test
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/smiles"
+	"wkpi-web/core/testenv"
 )
 
 // mustSMILES is smiles.Parse, the oracle of the readers' graphs.
@@ -145,7 +145,7 @@ func TestTableErrors(t *testing.T) {
 // TestNCI5K reads RDKit's 4,999 NCI SMILES as a .smi file: every graph
 // equals smiles.Parse of its line, named by the line's id.
 func TestNCI5K(t *testing.T) {
-	data := nciData(t)
+	data := testenv.RDKitData(t, "Data/NCI/first_5K.smi")
 	f, err := graphfile.ReadFile("first_5K.smi", data, graphfile.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -169,13 +169,4 @@ func TestNCI5K(t *testing.T) {
 			t.Errorf("%s: %d graphs, %v", name, len(gs), err)
 		}
 	}
-}
-
-// nciData reads RDKit's NCI sample (rdkit-data): 4,999 lines "SMILES\tid".
-func nciData(tb testing.TB) []byte {
-	data, err := os.ReadFile(rdkitFile(tb, "/usr/share/RDKit/Data/NCI/first_5K.smi"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
 }

@@ -1,39 +1,13 @@
 package scaffold
 
 import (
-	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"wkpi-web/core/smiles"
+	"wkpi-web/core/testenv"
 )
-
-// nciPath is RDKit's sample of the NCI database (Debian package
-// rdkit-data): one SMILES and an id per line, in Kekulé form.
-const nciPath = "/usr/share/RDKit/Data/NCI/first_5K.smi"
-
-// nciSmiles reads the SMILES column of nciPath. A missing file skips the
-// test, or fails it under CI, where .ci/run installs rdkit-data.
-func nciSmiles(tb testing.TB) []string {
-	tb.Helper()
-	data, err := os.ReadFile(nciPath)
-	if err != nil {
-		msg := fmt.Sprintf("NCI SMILES sample missing (%v); Debian: apt-get install rdkit-data", err)
-		if os.Getenv("CI") != "" {
-			tb.Fatal(msg)
-		}
-		tb.Skip("SKIPPED: " + msg)
-	}
-	var out []string
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if f := strings.Fields(line); len(f) > 0 {
-			out = append(out, f[0])
-		}
-	}
-	return out
-}
 
 // kekuleOracle enumerates the Kekulé structures of m by brute force: the
 // perfect matchings, by ring bonds, of the atoms that have exactly one
@@ -166,7 +140,7 @@ func TestAlternatingHand(t *testing.T) {
 // another.
 func TestAlternatingOracle(t *testing.T) {
 	checked, rings := 0, 0
-	for _, s := range nciSmiles(t) {
+	for _, s := range testenv.NCISmiles(t) {
 		m, written := asWritten(t, s)
 		// The oracle sees the bonds as written, less aromatic bonds
 		// outside rings (which normalise makes single first).

@@ -123,7 +123,7 @@ func TestKeyDistinguishes(t *testing.T) {
 // renumbered at random).
 func TestKeyPermutation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, s := range nciSmiles(t) {
+	for _, s := range testenv.NCISmiles(t) {
 		g := parse(t, s)
 		h := permuted(t, g, rng)
 		if a, b := mustKey(t, g), mustKey(t, h); a != b {
@@ -286,7 +286,7 @@ func refines(fine, coarse map[int]string) bool {
 //   - every group that differs from MurckoScaffoldSmiles's is the one
 //     listed in testdata/nci_rdkit.txt, which documents them.
 func TestGroupsAgainstRDKit(t *testing.T) {
-	list := nciSmiles(t)
+	list := testenv.NCISmiles(t)
 	recs := rdkitScaffolds(t, list)
 	var lines []string
 	for _, mode := range []string{"kekule", "aromatic"} {
@@ -357,11 +357,7 @@ func TestMUTAGAgainstRDKit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := tu.ReadNodeLabelNames(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edges, err := tu.ReadEdgeLabelNames(dir)
+	nodes, edges, err := tu.ReadLabelNames(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

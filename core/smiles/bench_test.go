@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"wkpi-web/core/smiles"
+	"wkpi-web/core/testenv"
 )
 
 // BenchmarkParseNCI5K parses every SMILES of RDKit's NCI sample once per
 // iteration (skipped without the rdkit-data package).
 func BenchmarkParseNCI5K(b *testing.B) {
-	list := nciSmiles(b, false)
+	list := testenv.NCISmiles(b)
 	atoms := 0
 	for _, s := range list {
 		if g, err := smiles.Parse(s); err == nil {

@@ -2,7 +2,6 @@ package smiles_test
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -11,31 +10,6 @@ import (
 	"wkpi-web/core/smiles"
 	"wkpi-web/core/testenv"
 )
-
-// nciPath is RDKit's sample of the NCI database (Debian package rdkit-data):
-// one SMILES and an id per line.
-const nciPath = "/usr/share/RDKit/Data/NCI/first_5K.smi"
-
-// nciSmiles reads the SMILES column of nciPath. A missing file skips the
-// test, or fails it under CI when required.
-func nciSmiles(tb testing.TB, required bool) []string {
-	tb.Helper()
-	data, err := os.ReadFile(nciPath)
-	if err != nil {
-		msg := fmt.Sprintf("NCI SMILES sample missing (%v); Debian: apt-get install rdkit-data", err)
-		if required && os.Getenv("CI") != "" {
-			tb.Fatal(msg)
-		}
-		tb.Skip("SKIPPED: " + msg)
-	}
-	var out []string
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if f := strings.Fields(line); len(f) > 0 {
-			out = append(out, f[0])
-		}
-	}
-	return out
-}
 
 // rdkitRecord is RDKit's reading of one SMILES (see testdata/rdkit_graphs.py).
 type rdkitRecord struct {
@@ -158,7 +132,7 @@ func judge(rec rdkitRecord) (problem, refusal string) {
 // must read as RDKit reads them. The variants triple the oracle's time
 // (15 s in all); -short leaves them out.
 func TestMatchesRDKitNCI(t *testing.T) {
-	inputs := nciSmiles(t, true)
+	inputs := testenv.NCISmiles(t)
 	stride := 5
 	if testing.Short() {
 		stride = 0

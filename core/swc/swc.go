@@ -180,17 +180,18 @@ func ReadSample(dir string) (*graph.Dataset, error) {
 	})
 }
 
-// ReadSampleFS is ReadSample for a folder of fsys (an unpacked zip's
-// folder, for one: archive/zip's Reader is an fs.FS); name names the
-// dataset. Paths in labels.csv are slash-separated, relative to the
-// folder.
-func ReadSampleFS(fsys fs.FS, name string) (*graph.Dataset, error) {
-	data, err := fs.ReadFile(fsys, "labels.csv")
+// ReadSampleFS is ReadSample for the folder dir of fsys ("." for its
+// top; an unpacked zip, for one: archive/zip's Reader is an fs.FS); name
+// names the dataset. Paths in labels.csv are slash-separated, relative
+// to dir; messages name files by their paths in fsys.
+func ReadSampleFS(fsys fs.FS, dir, name string) (*graph.Dataset, error) {
+	labels := path.Join(dir, "labels.csv")
+	data, err := fs.ReadFile(fsys, labels)
 	if err != nil {
 		return nil, err
 	}
-	return readSample(name, path.Join(name, "labels.csv"), data, func(file string) ([]byte, error) {
-		return fs.ReadFile(fsys, file)
+	return readSample(name, labels, data, func(file string) ([]byte, error) {
+		return fs.ReadFile(fsys, path.Join(dir, file))
 	})
 }
 
@@ -211,11 +212,11 @@ func readSample(name, labels string, data []byte, read func(file string) ([]byte
 			return nil, fmt.Errorf("%s line %d: want file,label", labels, i+2)
 		}
 		if !filepath.IsLocal(filepath.FromSlash(row[0])) || !fs.ValidPath(path.Clean(row[0])) {
-			return nil, fmt.Errorf("%s line %d: %q is outside %s", labels, i+2, row[0], filepath.Dir(labels))
+			return nil, fmt.Errorf("%s line %d: %q is outside the folder of labels.csv", labels, i+2, row[0])
 		}
 		data, err := read(path.Clean(row[0]))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s line %d: %w", labels, i+2, err)
 		}
 		g, err := Parse(row[0], data)
 		if err != nil {

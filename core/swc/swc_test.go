@@ -277,39 +277,12 @@ func TestReadSampleFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		w, err := zw.Create("neurons-sample/" + filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	})
-	if err == nil {
-		err = zw.Close()
-	}
+	data := testenv.Zip(t, testenv.Folder(t, dir, "neurons-sample/"))
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := fs.Sub(zr, "neurons-sample")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := swc.ReadSampleFS(sub, "neurons-sample")
+	got, err := swc.ReadSampleFS(zr, "neurons-sample", "neurons-sample")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,18 +297,18 @@ func TestReadSampleFS(t *testing.T) {
 	for _, tc := range []struct {
 		labels, want string
 	}{
-		{"file,label\n../four.swc,a\n", `S/labels.csv line 2: "../four.swc" is outside S`},
-		{"file,label\n/four.swc,a\n", `is outside S`},
-		{"file,label\nmissing.swc,a\n", "missing.swc"},
+		{"file,label\n../four.swc,a\n", `S/labels.csv line 2: "../four.swc" is outside the folder of labels.csv`},
+		{"file,label\n/four.swc,a\n", `S/labels.csv line 2: "/four.swc" is outside the folder of labels.csv`},
+		{"file,label\nfour.swc,a\nmissing.swc,a\n", "S/labels.csv line 3: open S/missing.swc: file does not exist"},
 		{"file,label\n", "S/labels.csv: no rows after the header"},
-		{"file,label\nfour.swc\n", "wrong number of fields"},
+		{"file,label\nfour.swc\n", "S/labels.csv: record on line 2: wrong number of fields"},
 	} {
-		fsys := fstest.MapFS{"labels.csv": {Data: []byte(tc.labels)}, "four.swc": {Data: four}}
-		if _, err := swc.ReadSampleFS(fsys, "S"); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("labels %q: error %v, want it to contain %q", tc.labels, err, tc.want)
+		fsys := fstest.MapFS{"S/labels.csv": {Data: []byte(tc.labels)}, "S/four.swc": {Data: four}, "four.swc": {Data: four}}
+		if _, err := swc.ReadSampleFS(fsys, "S", "S"); err == nil || err.Error() != tc.want {
+			t.Errorf("labels %q: error %v, want %q", tc.labels, err, tc.want)
 		}
 	}
-	if _, err := swc.ReadSampleFS(fstest.MapFS{}, "S"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := swc.ReadSampleFS(fstest.MapFS{}, ".", "S"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("no labels.csv: error %v", err)
 	}
 }

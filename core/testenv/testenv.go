@@ -3,6 +3,7 @@ package testenv
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,13 +55,60 @@ func Python(tb testing.TB, modules ...string) string {
 			return py
 		}
 	}
-	msg := "oracle needs Python modules " + strings.Join(modules, ", ") +
-		" (Debian: apt-get install python3-numpy python3-sklearn python3-gudhi python3-pot)"
+	missing(tb, "oracle needs Python modules "+strings.Join(modules, ", ")+
+		" (Debian: apt-get install python3-numpy python3-sklearn python3-gudhi python3-pot)")
+	return ""
+}
+
+// missing skips the test for want of what msg names, or fails it under
+// CI=true, where .ci/run must have installed it.
+func missing(tb testing.TB, msg string) {
+	tb.Helper()
 	if os.Getenv("CI") != "" {
 		tb.Fatal(msg)
+	} else {
+		tb.Skip("SKIPPED: " + msg)
 	}
-	tb.Skip("SKIPPED ORACLE: " + msg)
-	return ""
+}
+
+// rdkitShare is where Debian's rdkit-data installs RDKit's sample files.
+const rdkitShare = "/usr/share/RDKit"
+
+// RDKitPath returns the path of RDKit's sample file rel (such as
+// "Data/NCI/first_200.props.sdf") under /usr/share/RDKit. When it is
+// missing the test is skipped, or fails under CI=true.
+func RDKitPath(tb testing.TB, rel string) string {
+	tb.Helper()
+	path := filepath.Join(rdkitShare, filepath.FromSlash(rel))
+	if _, err := os.Stat(path); err != nil {
+		missing(tb, fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err))
+	}
+	return path
+}
+
+// RDKitData reads RDKit's sample file rel, as RDKitPath finds it.
+func RDKitData(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(RDKitPath(tb, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// NCISmiles returns the SMILES column of RDKit's sample of the NCI
+// database, Data/NCI/first_5K.smi: 4,999 lines "SMILES\tid", in Kekulé
+// form.
+func NCISmiles(tb testing.TB) []string {
+	tb.Helper()
+	data := RDKitData(tb, "Data/NCI/first_5K.smi")
+	var out []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			out = append(out, f[0])
+		}
+	}
+	return out
 }
 
 // RunJSON runs py with args, writes in as JSON on its standard input and

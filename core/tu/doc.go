@@ -23,7 +23,8 @@
 // "MUTAG_A.txt line 12: node id 4000 out of range 1..3371".
 //
 // The README.txt that TU datasets ship is skipped by the readers;
-// NodeLabelNames (and ReadNodeLabelNames for a folder or zip) reads its
-// "Node labels:" table of codes and element names, which the node-label
-// mode stores in models to read MOL/SDF element symbols.
+// NodeLabelNames and EdgeLabelNames (ReadLabelNames for a folder or zip)
+// read its "Node labels:" and "Edge labels:" tables of codes and element
+// or bond names, which the node-label mode stores in models to read
+// MOL/SDF element symbols.
 package tu

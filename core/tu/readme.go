@@ -76,19 +76,26 @@ func labelNames(readme []byte, what string) (map[string]string, error) {
 	return table, nil
 }
 
-// ReadNodeLabelNames reads NodeLabelNames from the README.txt of a dataset
-// folder or .zip archive (as Read takes them); nil, nil when there is none.
-func ReadNodeLabelNames(name string) (map[string]string, error) {
-	return readLabelNames(name, NodeLabelNames)
+// ReadLabelNames reads NodeLabelNames and EdgeLabelNames from the
+// README.txt of a dataset folder or .zip archive (as Read takes them);
+// nil tables when there is no README.txt.
+func ReadLabelNames(name string) (nodes, edges map[string]string, err error) {
+	readme, err := readReadme(name)
+	if err != nil || readme == nil {
+		return nil, nil, err
+	}
+	if nodes, err = NodeLabelNames(readme); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if edges, err = EdgeLabelNames(readme); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return nodes, edges, nil
 }
 
-// ReadEdgeLabelNames reads EdgeLabelNames as ReadNodeLabelNames reads
-// NodeLabelNames.
-func ReadEdgeLabelNames(name string) (map[string]string, error) {
-	return readLabelNames(name, EdgeLabelNames)
-}
-
-func readLabelNames(name string, table func([]byte) (map[string]string, error)) (map[string]string, error) {
+// readReadme returns the README.txt of a dataset folder or .zip archive,
+// nil when it has none.
+func readReadme(name string) ([]byte, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -98,25 +105,18 @@ func readLabelNames(name string, table func([]byte) (map[string]string, error)) 
 		if os.IsNotExist(err) {
 			return nil, nil
 		}
-		if err != nil {
-			return nil, err
-		}
-		t, err := table(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return t, nil
+		return data, err
 	}
 	zr, err := zip.OpenReader(name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	defer zr.Close()
-	t, err := zipLabelNames(&zr.Reader, table)
+	data, err := zipReadme(&zr.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return t, nil
+	return data, nil
 }
 
 // ZipNodeLabelNames reads NodeLabelNames from the README.txt of a dataset
@@ -132,6 +132,16 @@ func ZipEdgeLabelNames(zr *zip.Reader) (map[string]string, error) {
 }
 
 func zipLabelNames(zr *zip.Reader, table func([]byte) (map[string]string, error)) (map[string]string, error) {
+	readme, err := zipReadme(zr)
+	if err != nil || readme == nil {
+		return nil, err
+	}
+	return table(readme)
+}
+
+// zipReadme returns the README.txt of a dataset zip (at its top or in a
+// folder), nil when it has none.
+func zipReadme(zr *zip.Reader) ([]byte, error) {
 	for _, f := range zr.File {
 		if path.Base(f.Name) != "README.txt" || strings.Contains(f.Name, "__MACOSX/") {
 			continue
@@ -145,7 +155,7 @@ func zipLabelNames(zr *zip.Reader, table func([]byte) (map[string]string, error)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		return table(data)
+		return data, nil
 	}
 	return nil, nil
 }

@@ -1,6 +1,9 @@
 package tu_test
 
 import (
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,59 +12,54 @@ import (
 )
 
 // The tables of the shared datasets' READMEs, as they print them (checked
-// by hand against data/*/README.txt): MUTAG 0..6, PTC_MR 0..17; NCI1 and
-// PROTEINS give none.
-func TestReadNodeLabelNames(t *testing.T) {
+// by hand against data/*/README.txt), read from the folder and from a
+// zip of it: MUTAG's nodes 0..6, PTC_MR's 0..17, and the same four bond
+// types numbered differently; NCI1 and PROTEINS give none.
+func TestReadLabelNames(t *testing.T) {
+	bonds := []string{"aromatic", "single", "double", "triple"}
 	for _, c := range []struct {
-		dataset string
-		want    map[string]string
+		dataset      string
+		nodes, edges map[string]string
 	}{
-		{"MUTAG", map[string]string{"0": "C", "1": "N", "2": "O", "3": "F", "4": "I", "5": "Cl", "6": "Br"}},
+		{"MUTAG", map[string]string{"0": "C", "1": "N", "2": "O", "3": "F", "4": "I", "5": "Cl", "6": "Br"},
+			map[string]string{"0": bonds[0], "1": bonds[1], "2": bonds[2], "3": bonds[3]}},
 		{"PTC_MR", map[string]string{"0": "In", "1": "P", "2": "O", "3": "N", "4": "Na", "5": "C", "6": "Cl", "7": "S", "8": "Br",
-			"9": "F", "10": "K", "11": "Cu", "12": "Zn", "13": "I", "14": "Ba", "15": "Sn", "16": "Pb", "17": "Ca"}},
-		{"NCI1", nil},
-		{"PROTEINS", nil},
+			"9": "F", "10": "K", "11": "Cu", "12": "Zn", "13": "I", "14": "Ba", "15": "Sn", "16": "Pb", "17": "Ca"},
+			map[string]string{"0": bonds[3], "1": bonds[2], "2": bonds[1], "3": bonds[0]}},
+		{"NCI1", nil, nil},
+		{"PROTEINS", nil, nil},
 	} {
-		got, err := tu.ReadNodeLabelNames(testenv.Dataset(t, c.dataset))
-		if err != nil {
-			t.Fatalf("%s: %v", c.dataset, err)
+		dir := testenv.Dataset(t, c.dataset)
+		zip := filepath.Join(t.TempDir(), c.dataset+".zip")
+		if err := os.WriteFile(zip, testenv.Zip(t, testenv.Folder(t, dir, c.dataset+"/")), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if len(got) != len(c.want) {
-			t.Errorf("%s: %d names %v, want %d", c.dataset, len(got), got, len(c.want))
-		}
-		for code, name := range c.want {
-			if got[code] != name {
-				t.Errorf("%s: code %s is %q, want %q", c.dataset, code, got[code], name)
+		for _, from := range []string{dir, zip} {
+			nodes, edges, err := tu.ReadLabelNames(from)
+			if err != nil {
+				t.Fatalf("%s: %v", from, err)
+			}
+			if !maps.Equal(nodes, c.nodes) || !maps.Equal(edges, c.edges) {
+				t.Errorf("%s: nodes %v, edges %v; want %v, %v", from, nodes, edges, c.nodes, c.edges)
 			}
 		}
+	}
+	// No README.txt: no tables; a conflicting one: an error naming the
+	// dataset and the line.
+	dir := t.TempDir()
+	if nodes, edges, err := tu.ReadLabelNames(dir); nodes != nil || edges != nil || err != nil {
+		t.Errorf("no README: %v %v %v", nodes, edges, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte("Edge labels:\n  0 single\n  0 double\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tu.ReadLabelNames(dir); err == nil || err.Error() != dir+`: README.txt line 3: edge label 0 is both "single" and "double"` {
+		t.Errorf("a conflict: %v", err)
 	}
 }
 
-// The edge tables of the READMEs: the same four bond types, numbered
-// differently in MUTAG and PTC_MR.
-func TestReadEdgeLabelNames(t *testing.T) {
-	for _, c := range []struct {
-		dataset string
-		want    map[string]string
-	}{
-		{"MUTAG", map[string]string{"0": "aromatic", "1": "single", "2": "double", "3": "triple"}},
-		{"PTC_MR", map[string]string{"0": "triple", "1": "double", "2": "single", "3": "aromatic"}},
-		{"NCI1", nil},
-	} {
-		got, err := tu.ReadEdgeLabelNames(testenv.Dataset(t, c.dataset))
-		if err != nil {
-			t.Fatalf("%s: %v", c.dataset, err)
-		}
-		if len(got) != len(c.want) {
-			t.Errorf("%s: %d names %v, want %d", c.dataset, len(got), got, len(c.want))
-		}
-		for code, name := range c.want {
-			if got[code] != name {
-				t.Errorf("%s: code %s is %q, want %q", c.dataset, code, got[code], name)
-			}
-		}
-	}
-	// The node table is not read as the edge table, nor the other way.
+// The node table is not read as the edge table, nor the other way.
+func TestLabelNamesApart(t *testing.T) {
 	readme := "Node labels:\n\n  0  C\n  1  N\n\nEdge labels:\n\n  0  aromatic\n"
 	nodes, _ := tu.NodeLabelNames([]byte(readme))
 	edges, err := tu.EdgeLabelNames([]byte(readme))

@@ -1,11 +1,8 @@
 package jobs
 
 import (
-	"archive/zip"
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"path"
 	"strconv"
@@ -14,16 +11,15 @@ import (
 	"wkpi-web/core/dataset"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
-	"wkpi-web/core/swc"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
 )
 
-// readDataset parses the files of a dataset: one molecule table, SD file
-// or GraphML collection (protocol.IsDataFile) with its options, through
-// core/dataset; one zip, a TU dataset or a folder of SWC neurons with a
-// labels.csv; or the text files of a TU dataset. The source is nil but
-// for a molecule file.
+// readDataset parses the files of a dataset: through core/dataset, one
+// molecule table, SD file or GraphML collection (protocol.IsDataFile)
+// with its options, or one zip (a TU dataset, or a folder of SWC neurons
+// with a labels.csv); or the text files of a TU dataset. The source is
+// nil but for a molecule file.
 func readDataset(files []protocol.File) (*graph.Dataset, *protocol.DataSource, error) {
 	if len(files) == 1 && protocol.IsDataFile(files[0].Name) {
 		return readDataFile(files[0])
@@ -37,17 +33,14 @@ func readDataset(files []protocol.File) (*graph.Dataset, *protocol.DataSource, e
 	if len(names) > 0 {
 		return nil, nil, fmt.Errorf("%s: load one molecule table, SD file or GraphML file at a time, alone", strings.Join(names, ", "))
 	}
+	if len(files) == 1 && strings.EqualFold(path.Ext(files[0].Name), ".zip") {
+		ds, _, err := dataset.Parse(files[0].Name, files[0].Data, coreOptions(files[0].Options))
+		return ds, nil, err
+	}
 	for _, f := range files {
 		if f.Options != nil {
 			return nil, nil, fmt.Errorf("%s: a TU dataset takes no options: its classes are in its label file", f.Name)
 		}
-	}
-	if len(files) == 1 && strings.EqualFold(path.Ext(files[0].Name), ".zip") {
-		ds, err := readZip(files[0])
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", files[0].Name, err)
-		}
-		return ds, nil, nil
 	}
 	m := make(map[string][]byte, len(files))
 	for _, f := range files {
@@ -70,48 +63,6 @@ func readDataFile(f protocol.File) (*graph.Dataset, *protocol.DataSource, error)
 		src.Skipped = badRecords(f.Name, protocol.Unit(rep.Format), rep.Records, rep.Skipped)
 	}
 	return ds, src, nil
-}
-
-// readZip reads a zip: a folder of SWC neurons when it holds a
-// labels.csv (at its top or in one folder) and no TU edge file, else a TU
-// dataset.
-func readZip(f protocol.File) (*graph.Dataset, error) {
-	zr, err := zip.NewReader(bytes.NewReader(f.Data), int64(len(f.Data)))
-	if err != nil {
-		return nil, err
-	}
-	dir, found := "", false
-	var unpacked uint64
-	for _, m := range zr.File {
-		if strings.Contains(m.Name, "__MACOSX/") {
-			continue
-		}
-		unpacked += m.UncompressedSize64
-		if strings.HasSuffix(m.Name, "_A.txt") {
-			found = false
-			break
-		}
-		if d, base := path.Split(m.Name); base == "labels.csv" && strings.Count(d, "/") <= 1 && (!found || len(d) < len(dir)) {
-			dir, found = strings.TrimSuffix(d, "/"), true
-		}
-	}
-	if !found {
-		return tu.ReadZip(bytes.NewReader(f.Data), int64(len(f.Data)))
-	}
-	// archive/zip refuses a member longer than its header says, so the
-	// headers bound what the neurons take unpacked.
-	if unpacked > protocol.MaxUploadBytes {
-		return nil, fmt.Errorf("the zip unpacks to %d MiB, more than the %d MiB the app reads at once", unpacked>>20, protocol.MaxUploadBytes>>20)
-	}
-	name := dir
-	if dir == "" {
-		dir, name = ".", strings.TrimSuffix(path.Base(f.Name), path.Ext(f.Name))
-	}
-	sub, err := fs.Sub(zr, dir)
-	if err != nil {
-		return nil, err
-	}
-	return swc.ReadSampleFS(sub, name)
 }
 
 // coreOptions converts the protocol's options; nil is no option.

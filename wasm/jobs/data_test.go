@@ -1,13 +1,9 @@
 package jobs
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,23 +14,10 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-// RDKit's SD sample (Debian's rdkit-data): 200 NCI molecules with many
-// numeric properties.
-const first200 = "/usr/share/RDKit/Data/NCI/first_200.props.sdf"
-
-// rdkitFile reads a file of rdkit-data as an upload; when it is missing
-// the test is skipped, or fails under CI=true, where .ci/run installs it.
-func rdkitFile(t *testing.T, path string) protocol.File {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		msg := fmt.Sprintf("RDKit sample file missing (%v); Debian: apt-get install rdkit-data", err)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIPPED: " + msg)
-	}
-	return protocol.File{Name: filepath.Base(path), Data: data}
+// first200 is RDKit's SD sample (testenv.RDKitData): 200 NCI molecules
+// with many numeric properties, as an upload.
+func first200(t *testing.T) protocol.File {
+	return protocol.File{Name: "first_200.props.sdf", Data: testenv.RDKitData(t, "Data/NCI/first_200.props.sdf")}
 }
 
 // mols is a SMILES table with a name column, a text class and a
@@ -78,7 +61,7 @@ func oracle(t *testing.T, f protocol.File) *protocol.Summary {
 // records left out).
 func TestLoadMoleculeFile(t *testing.T) {
 	csv := protocol.File{Name: "mols.csv", Data: []byte(mols)}
-	sdf := rdkitFile(t, first200)
+	sdf := first200(t)
 	for _, tc := range []struct {
 		name string
 		f    protocol.File
@@ -203,7 +186,7 @@ func TestInspectData(t *testing.T) {
 	graphml := protocol.File{Name: "g.graphml", Data: []byte(`<graphml><key id="d0" for="graph" attr.name="class"/>
 <graph id="one"><data key="d0">a</data><node id="x"/><node id="y"/><edge source="x" target="y"/></graph>
 <graph id="two"><data key="d0">b</data><node id="x"/></graph></graphml>`)}
-	sdf := rdkitFile(t, first200)
+	sdf := first200(t)
 	for _, f := range []protocol.File{csv, noSMILES, withOptions(noSMILES, protocol.DataOptions{SMILES: "structure"}), graphml, sdf} {
 		t.Run(f.Name, func(t *testing.T) {
 			var w Worker
@@ -289,88 +272,37 @@ func TestInspectData(t *testing.T) {
 	}
 }
 
-// zipFolder zips the files of dir, under prefix.
-func zipFolder(t *testing.T, dir, prefix string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		w, err := zw.Create(prefix + filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err == nil {
-			_, err = w.Write(data)
-		}
-		return err
-	})
-	if err == nil {
-		err = zw.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // TestLoadSWCZip: a zip of the neurons sample (labels.csv and the SWC
-// files it names, in a folder or at the top) loads as swc.ReadSample
-// reads the folder.
+// files it names) loads as swc.ReadSample reads the folder; its errors
+// and its refusal of options come back (core/dataset tests the zips'
+// forms).
 func TestLoadSWCZip(t *testing.T) {
 	dir := testenv.Dataset(t, "neurons-sample")
 	ds, err := swc.ReadSample(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ prefix, file, name string }{
-		{"neurons-sample/", "neurons.zip", "neurons-sample"},
-		{"", "neurons.zip", "neurons"},
+	f := protocol.File{Name: "neurons.zip", Data: testenv.Zip(t, testenv.Folder(t, dir, "neurons-sample/"))}
+	r := load(f)
+	if r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	if got, want := sumText(*r.Summary), sumText(*Summarise(ds)); got != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+	for _, tc := range []struct {
+		f    protocol.File
+		want string
+	}{
+		{protocol.File{Name: "n.zip", Data: testenv.Zip(t, map[string][]byte{"n/labels.csv": []byte("file,label\nmissing.swc,a\n")})},
+			"n.zip: n/labels.csv line 2: open n/missing.swc: file does not exist"},
+		{withOptions(f, protocol.DataOptions{Target: "y"}),
+			"neurons.zip: a zip of SWC neurons takes no options (a target given): its classes are in its label file"},
 	} {
-		r := load(protocol.File{Name: tc.file, Data: zipFolder(t, dir, tc.prefix)})
-		if r.Event != protocol.Done {
-			t.Fatalf("%q: %s", tc.prefix, r.Error)
-		}
-		want := Summarise(ds)
-		want.Name = tc.name
-		if got, w := sumText(*r.Summary), sumText(*want); got != w {
-			t.Errorf("%q: summary\n got %s\nwant %s", tc.prefix, got, w)
+		if r := load(tc.f); r.Event != protocol.Failed || r.Error != tc.want {
+			t.Errorf("%s: %q, want %q", tc.f.Name, r.Error, tc.want)
 		}
 	}
-	bad := protocol.File{Name: "n.zip", Data: zipBytes(t, map[string]string{"n/labels.csv": "file,label\nmissing.swc,a\n"})}
-	if r := load(bad); r.Event != protocol.Failed || !strings.Contains(r.Error, "n.zip: ") || !strings.Contains(r.Error, "missing.swc") {
-		t.Errorf("a zip naming a missing neuron: %q", r.Error)
-	}
-	// A TU zip that happens to hold a labels.csv is still TU.
-	star := files(t, "testdata")
-	m := map[string]string{"labels.csv": "file,label\n"}
-	for _, f := range star {
-		m["STAR/"+f.Name] = string(f.Data)
-	}
-	if r := load(protocol.File{Name: "s.zip", Data: zipBytes(t, m)}); r.Event != protocol.Done || r.Summary.Graphs != 2 {
-		t.Errorf("a TU zip with a labels.csv: %+v", r)
-	}
-}
-
-func zipBytes(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, text := range files {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(text))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // TestLoadedDatasetServesJobs: a molecule dataset loaded with its options

@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/features"
+	"wkpi-web/core/testenv"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -39,19 +38,11 @@ func files(t testing.TB, dir string) []protocol.File {
 
 func zipped(t *testing.T, name string, fs []protocol.File) protocol.File {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	members := map[string][]byte{}
 	for _, f := range fs {
-		w, err := zw.Create(name + "/" + f.Name) // one sub-folder, as TU's zips
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(f.Data)
+		members[name+"/"+f.Name] = f.Data // one sub-folder, as TU's zips
 	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return protocol.File{Name: name + ".zip", Data: buf.Bytes()}
+	return protocol.File{Name: name + ".zip", Data: testenv.Zip(t, members)}
 }
 
 func TestLoadSummary(t *testing.T) {

@@ -1,9 +1,7 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"wkpi-web/core/testenv"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -47,38 +46,6 @@ func quickModel(t *testing.T) (string, []byte) {
 	return quick.file, quick.model
 }
 
-// cliPrediction is one line of `wkpi predict -json`.
-type cliPrediction struct {
-	File     string    `json:"file"`
-	Graph    int       `json:"graph"`
-	Name     string    `json:"name"`
-	Class    string    `json:"class"`
-	Decision []float64 `json:"decision"`
-	Points   int       `json:"points"`
-}
-
-// wkpiPredict runs `wkpi predict -json` on file.
-func wkpiPredict(t *testing.T, model, file string) []cliPrediction {
-	t.Helper()
-	cmd := exec.Command("go", "run", "../../cmd/wkpi", "predict", "-json", "-model", model, file)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("wkpi predict: %v\n%s", err, stderr.Bytes())
-	}
-	var preds []cliPrediction
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		var p cliPrediction
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
-		}
-		preds = append(preds, p)
-	}
-	return preds
-}
-
 // typed is what a user might type in the Classify tab: MUTAG-like nitro
 // aromatics, a line without a name, a blank line, a comment, CRLF.
 const typed = "c1ccc(cc1)[N+](=O)[O-] nitrobenzene\r\n" +
@@ -98,7 +65,7 @@ func TestTypedSMILESAsWkpiPredict(t *testing.T) {
 	if err := os.WriteFile(smi, []byte(typed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := wkpiPredict(t, modelFile, smi)
+	want := testenv.WkpiPredict(t, modelFile, smi)
 	var w Worker
 	got := w.Run(context.Background(), protocol.Request{Kind: protocol.Predict, Model: model,
 		Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil)

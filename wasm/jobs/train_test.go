@@ -523,8 +523,10 @@ func TestScaffoldSplitJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, _ := tu.ReadNodeLabelNames("../../data/MUTAG")
-	edges, _ := tu.ReadEdgeLabelNames("../../data/MUTAG")
+	nodes, edges, err := tu.ReadLabelNames("../../data/MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
 	named := make([]*graph.Graph, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		h := *g
