@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -398,4 +399,52 @@ func TestBrowserExplain(t *testing.T) {
 	if note := value[string](t, ctx, `document.querySelector("#explain-picture figcaption").textContent`); strings.Contains(note, "drawn as its graph") {
 		t.Errorf("offline: %s", note)
 	}
+}
+
+// TestBrowserExplainDist: on a site built as `make dist` builds it (hashed
+// names, a sub-path, a plain file server), Explain loads RDKit from its
+// hashed URLs into the one cache of the service worker, and draws the
+// molecule offline after a reload.
+func TestBrowserExplainDist(t *testing.T) {
+	model := mutagLabelsModel(t)
+	out := filepath.Join(t.TempDir(), "site")
+	cmd := exec.Command("go", "run", "../static", "-out", out, "-wasm", filepath.Join(site, "web"),
+		"-public", "../../public", "-data", "../../data", "-version", "explain-dist",
+		"-rdkit", "../static/rdkit/node_modules/@rdkit/rdkit/dist", "-prefix", distPrefix, "-hash", "-brotli", "1")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cmd/static: %v\n%s", err, b)
+	}
+	ctx, cancel := browser(t)
+	defer cancel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	srv := serveOn(t, addr, plainStatic(out))
+	classify := []chromedp.Action[chromedp.Void]{
+		chromedp.Click(chromedp.CSS("#tab-classify")),
+		typeSMILES("c1ccc(cc1)[N+](=O)[O-] nitrobenzene"),
+		until(`!document.querySelector("#classify-run").disabled`),
+		chromedp.Click(chromedp.CSS("#classify-run")),
+		until(`document.querySelectorAll("#predictions tbody tr").length === 1`),
+	}
+	step(t, ctx, "import a model and classify nitrobenzene", append([]chromedp.Action[chromedp.Void]{
+		chromedp.Navigate("http://" + addr + distPrefix + "/#models"),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		chromedp.SetUploadFiles(chromedp.CSS("#model-upload"), []string{model}),
+		textContains("#model-dataset", "MUTAG"),
+	}, classify...)...)
+	explainGraph(t, ctx, 0, "nitrobenzene", true)
+	step(t, ctx, "the service worker's one cache holds RDKit's three files, hashed, under the sub-path",
+		until(`caches.keys().then(async (ks) => ks.length === 1 && (await (await caches.open(ks[0])).keys())
+			.map((r) => new URL(r.url).pathname).filter((p) => p.startsWith("`+distPrefix+`/web/rdkit") && /\.[0-9a-f]{12}\.(js|wasm)$/.test(p)).length === 3)`),
+	)
+	srv.Close()
+	step(t, ctx, "offline: reload and classify", append([]chromedp.Action[chromedp.Void]{
+		chromedp.Reload(),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+	}, classify...)...)
+	explainGraph(t, ctx, 0, "nitrobenzene", true)
 }
