@@ -44,7 +44,16 @@ func (r *Root) classifyTab() app.UI {
 		OnUpload: func(files app.Value) {
 			r.act(func(ctx app.Context) { cl.fromLink = false; r.classifyFiles(ctx, files) })
 		},
-		OnChoose:  func(i int) { r.act(func(app.Context) { cl.chosen = i }) },
+		OnChoose: func(i int) {
+			r.act(func(ctx app.Context) {
+				cl.chosen = i
+				// An explanation drawn while another graph was shown has
+				// no picture to download yet.
+				if ex := &cl.explain; ex.result != nil && ex.graph == i && ex.svgURL == "" && !ex.depicting {
+					ctx.Defer(r.keepPicture)
+				}
+			})
+		},
 		OnExplain: func() { r.act(r.explainChosen) },
 	}
 	if ex := &cl.explain; ex.graph == cl.chosen {
