@@ -123,6 +123,9 @@ func (v *HeatView) Render() app.UI {
 			caption += fmt.Sprintf(" %d labels do not fit among the others and are left out.", unlabelled)
 		}
 	}
+	if len(v.Centres) > 0 {
+		caption += fmt.Sprintf(" Crosses: the %d Gaussian centres.", len(v.Centres))
+	}
 	title := v.Title
 	if title == "" {
 		title = "Weight function"
