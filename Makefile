@@ -18,21 +18,22 @@ all: web
 data:
 	$(GO) run ./cmd/datasets -from ../shared/datasets -to data
 
-## web: build the static site (app wasm, worker wasm, assets, demo data) into build/web;
-## MODELS="a.json b.json" bundles model files from wkpi train (see dist)
+## web: build the static site (app wasm, worker wasm, assets, demo data, RDKit for drawing
+## molecules) into build/web; MODELS="a.json b.json" bundles model files from wkpi train (see dist)
 WASMFLAGS := -trimpath -ldflags="-s -w"
-web: data
+RDKIT     := cmd/static/rdkit/node_modules/@rdkit/rdkit/dist
+web: data cmd/static/rdkit/node_modules/.package-lock.json
 	mkdir -p $(WEB)/web
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/app.wasm ./wasm/app
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WEB)/web/worker.wasm ./wasm/worker
-	$(GO) run ./cmd/static -out $(WEB) -public public -data data -version $(VERSION) -models "$(MODELS)"
+	$(GO) run ./cmd/static -out $(WEB) -public public -data data -version $(VERSION) -models "$(MODELS)" -rdkit $(RDKIT)
 
 ## dist: the site to deploy, into dist/: content-hashed wasm, worker and data names, .br and .gz
 ## copies (brotli 11: about a minute). PREFIX=/wkpi-web builds it for that sub-path. MODELS="a.json
 ## b.json" publishes a classifier: the site opens on Classify with those models kept. docs/deploy.md
 dist: web
 	rm -rf $(DIST)
-	$(GO) run ./cmd/static -out $(DIST) -wasm $(WEB)/web -public public -data data -version $(VERSION) -prefix "$(PREFIX)" -models "$(MODELS)" -hash -brotli 11
+	$(GO) run ./cmd/static -out $(DIST) -wasm $(WEB)/web -public public -data data -version $(VERSION) -prefix "$(PREFIX)" -models "$(MODELS)" -rdkit $(RDKIT) -hash -brotli 11
 
 ## edge: the Cloudflare Worker (cmd/edge) into build/edge, with a model trained on MUTAG embedded
 edge: data
@@ -42,7 +43,7 @@ edge: data
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w -X main.version=$(VERSION)" -o $(EDGE)/app.wasm ./cmd/edge
 
 ## node: the npm packages the tests use (axe-core, wrangler), pinned by their lock files;
-## npm ci runs again only when a lock file changes
+## npm ci runs again only when a lock file changes (the rule also installs RDKit for web)
 NODE_DIRS := cmd/serve/testdata/axe cmd/edge
 node: $(addsuffix /node_modules/.package-lock.json,$(NODE_DIRS))
 %/node_modules/.package-lock.json: %/package-lock.json

@@ -49,3 +49,29 @@ var Demos = []string{"MUTAG", "PTC_MR"}
 func Register(b Backend) {
 	app.Route("/", func() app.Composer { return &Root{Backend: b} })
 }
+
+// Depicter is a Backend that draws molecules as chemists draw them
+// (wasm/app's, with RDKit MinimalLib loaded on first use). Without one,
+// or when it fails, the Explain view draws the graph's own layout.
+type Depicter interface {
+	// Depict calls done with the SVG text of the drawing, or an error
+	// when the molecule cannot be drawn with its atoms and bonds as the
+	// graph's nodes and edges.
+	Depict(d Depiction, done func(svg string, err error))
+}
+
+// Depiction is a molecule to draw with its atoms and bonds in colours.
+type Depiction struct {
+	Molecule string       `json:"molecule"` // SMILES or molfile; atom i is graph node i
+	Atoms    [][3]float64 `json:"atoms"`    // colour (RGB in [0,1]) of each atom
+	Bonds    []BondColour `json:"bonds"`
+	Width    int          `json:"width"` // of the drawing, in pixels
+	Height   int          `json:"height"`
+}
+
+// BondColour is the colour of the bond between atoms U and V.
+type BondColour struct {
+	U      int        `json:"u"`
+	V      int        `json:"v"`
+	Colour [3]float64 `json:"colour"`
+}

@@ -34,12 +34,20 @@ type ClassifyTab struct {
 	Graphs  []protocol.Graph
 	Chosen  int
 	CSV     string // object URL of the predictions as CSV, for download
+	// Explaining says the chosen graph's explanation is being computed,
+	// ExplainError why it could not be; Explanation shows it, nil when
+	// there is none.
+	Explaining   bool
+	ExplainError string
+	Explanation  *ExplainView
 	// OnSMILES gets the text area's content as it changes; OnClassify
-	// asks for it to be classified.
+	// asks for it to be classified; OnExplain asks for the chosen graph's
+	// explanation.
 	OnSMILES   func(string)
 	OnClassify func()
 	OnUpload   func(files app.Value)
 	OnChoose   func(int)
+	OnExplain  func()
 }
 
 // Render lays out the input, the predictions and the chosen graph.
@@ -84,7 +92,9 @@ func (c *ClassifyTab) smilesForm(ready bool) app.UI {
 	return app.Form().ID("classify-smiles-form").Class("smiles-form").
 		OnSubmit(func(ctx app.Context, e app.Event) {
 			e.PreventDefault()
-			if ready && c.OnClassify != nil {
+			// go-app keeps the handler of the first render (same code,
+			// same handler), so the state is read now, not captured.
+			if c.Model != nil && !c.Running && c.OnClassify != nil {
 				c.OnClassify()
 			}
 		}).Body(
@@ -201,6 +211,19 @@ func (c *ClassifyTab) results() app.UI {
 					app.Dt().Text("Size"), app.Dd().Text(fmt.Sprintf("%d nodes, %d edges", g.Nodes, g.Edges)),
 					app.Dt().Text("Diagram points"), app.Dd().Text(fmt.Sprint(len(g.Points))),
 				),
+				app.Div().Class("row").Body(
+					app.Button().ID("classify-explain").Text("Explain").Attr("disabled", flag(c.Explaining)).
+						Title("Which atoms, bonds and diagram points decided its class").
+						OnClick(func(ctx app.Context, e app.Event) {
+							if c.OnExplain != nil {
+								c.OnExplain()
+							}
+						}),
+					app.If(c.Explaining, func() app.UI { return app.Span().ID("explain-busy").Class("busy").Text("Explaining…") }),
+				),
+				app.If(c.ExplainError != "", func() app.UI {
+					return app.P().ID("explain-error").Class("error").Attr("role", "alert").Text(c.ExplainError)
+				}),
 			),
 			app.Section().Class("card").Body(
 				app.H2().Text("Its diagram over the learned weight"),
@@ -208,6 +231,7 @@ func (c *ClassifyTab) results() app.UI {
 					Caption: "The learned weight function with this graph's diagram points."},
 			),
 		),
+		app.If(c.Explanation != nil, func() app.UI { return c.Explanation }),
 	)
 }
 

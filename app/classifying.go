@@ -20,8 +20,10 @@ type classifyState struct {
 	err     string
 	smiles  string           // the text area's content
 	graphs  []protocol.Graph // predictions of the last input
+	inputs  []protocol.File  // the input they are of, for explaining them
 	csvURL  string           // of graphs as CSV, for download
 	chosen  int              // the graph shown
+	explain explainState     // the Explain view of a graph
 	// fromLink says the SMILES came with a link (#classify?smiles=...)
 	// and are classified by whichever model is current once the models
 	// are restored or loaded; linked is the model they were last sent to.
@@ -33,7 +35,8 @@ func (r *Root) classifyTab() app.UI {
 	cl := &r.classify
 	t := &ClassifyTab{
 		Running: cl.running, Error: cl.err, SMILES: cl.smiles, Graphs: cl.graphs, Chosen: cl.chosen, CSV: cl.csvURL,
-		Waiting: r.models.current == nil && r.siteWaiting(),
+		Waiting:     r.models.current == nil && r.siteWaiting(),
+		Explanation: r.explainView(),
 		OnSMILES: func(s string) {
 			r.act(func(app.Context) { cl.smiles, cl.fromLink = s, false })
 		},
@@ -41,7 +44,20 @@ func (r *Root) classifyTab() app.UI {
 		OnUpload: func(files app.Value) {
 			r.act(func(ctx app.Context) { cl.fromLink = false; r.classifyFiles(ctx, files) })
 		},
-		OnChoose: func(i int) { r.act(func(app.Context) { cl.chosen = i }) },
+		OnChoose: func(i int) {
+			r.act(func(ctx app.Context) {
+				cl.chosen = i
+				// An explanation drawn while another graph was shown has
+				// no picture to download yet.
+				if ex := &cl.explain; ex.result != nil && ex.graph == i && ex.svgURL == "" && !ex.depicting {
+					ctx.Defer(r.keepPicture)
+				}
+			})
+		},
+		OnExplain: func() { r.act(r.explainChosen) },
+	}
+	if ex := &cl.explain; ex.graph == cl.chosen {
+		t.Explaining, t.ExplainError = ex.running, ex.err
 	}
 	if m := r.models.current; m != nil {
 		t.Model, t.Weight = m.info, m.after
@@ -143,7 +159,8 @@ func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File) {
 				}
 				cl.running = false
 				if r.models.current == model {
-					cl.graphs, cl.chosen = resp.Graphs, 0
+					r.forgetExplanation()
+					cl.graphs, cl.inputs, cl.chosen = resp.Graphs, inputs, 0
 					if cl.csvURL != "" {
 						r.Backend.RevokeURL(cl.csvURL)
 					}

@@ -48,8 +48,30 @@ func (v *DiagramView) Render() app.UI {
 	px := func(b float64) float64 { return 12 + 84*(b-lo)/(hi-lo) }
 	py := func(d float64) float64 { return 88 - 84*(d-lo)/(hi-lo) }
 	total := 0
-	for _, s := range all {
+	spots := make([][]spot, len(all))
+	var tags []tag
+	for i, s := range all {
 		total += len(s.points)
+		spots[i] = stack(s.points, func(p protocol.Point) (float64, float64) { return px(p.Birth), py(p.Death) })
+		for _, sp := range spots[i] {
+			if sp.n > 1 {
+				tags = append(tags, tag{x: sp.x, y: sp.y, r: 1.8, text: fmt.Sprint(sp.n)})
+			}
+		}
+	}
+	// Counts are placed together, so that no two cover each other, and
+	// inside the plot, so that none is cut at its edge.
+	places, _ := placeTags(tags, diagramLabelSize, box{12, 4, 96, 88})
+	counts := make([][]placed, len(all)) // each series' own, in order
+	for i := range all {
+		for _, sp := range spots[i] {
+			if sp.n > 1 {
+				if places[0].ok {
+					counts[i] = append(counts[i], places[0])
+				}
+				places = places[1:]
+			}
+		}
 	}
 	return app.Figure().Class("diagram-view").ID("diagram").Body(
 		svg("svg").Attr("viewBox", "0 0 100 100").Attr("role", "img").
@@ -64,10 +86,9 @@ func (v *DiagramView) Render() app.UI {
 			svg("text").Class("tick").Attr("x", "96").Attr("y", "93").Attr("text-anchor", "end").Text(fmt.Sprintf("%.3g", hi)),
 			app.Range(all).Slice(func(i int) app.UI {
 				s := all[i]
-				spots := stack(s.points, func(p protocol.Point) (float64, float64) { return px(p.Birth), py(p.Death) })
-				return svg("g").Class("series " + s.class).Body(
-					app.Range(spots).Slice(func(j int) app.UI {
-						sp := spots[j]
+				return svg("g").Class("series "+s.class).Body(
+					app.Range(spots[i]).Slice(func(j int) app.UI {
+						sp := spots[i][j]
 						p := s.points[sp.first]
 						title := fmt.Sprintf("%s (%.4g, %.4g)", s.name, p.Birth, p.Death)
 						if sp.n > 1 {
@@ -75,11 +96,9 @@ func (v *DiagramView) Render() app.UI {
 						}
 						return svg("g").Class("spot").DataSet("count", sp.n).Body(
 							mark(i, sp.x, sp.y, s.colour).Body(svg("title").Text(title)),
-							app.If(sp.n > 1, func() app.UI {
-								return svg("text").Class("count").Attr("x", num(sp.x+2.2)).Attr("y", num(sp.y-1.2)).Text(fmt.Sprint(sp.n))
-							}),
 						)
 					}),
+					app.Range(counts[i]).Slice(func(j int) app.UI { return tagText(counts[i][j], "count", diagramLabelSize) }),
 				)
 			}),
 		),
@@ -98,11 +117,16 @@ func (v *DiagramView) Render() app.UI {
 	)
 }
 
+// diagramLabelSize is the font size of the counts, in the view box's
+// units.
+const diagramLabelSize = 3.2
+
 // spot is one place of a plot holding n points, the first of them
-// points[first].
+// points[first], all of them points[members[k]].
 type spot struct {
 	x, y     float64
 	n, first int
+	members  []int
 }
 
 // stack groups points that fall on the same place of a plot (at the
@@ -116,10 +140,11 @@ func stack[P any](points []P, at func(P) (float64, float64)) []spot {
 		key := [2]string{num(x), num(y)}
 		if k, ok := where[key]; ok {
 			out[k].n++
+			out[k].members = append(out[k].members, i)
 			continue
 		}
 		where[key] = len(out)
-		out = append(out, spot{x: x, y: y, n: 1, first: i})
+		out = append(out, spot{x: x, y: y, n: 1, first: i, members: []int{i}})
 	}
 	return out
 }

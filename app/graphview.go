@@ -10,13 +10,17 @@ import (
 )
 
 // GraphView draws a graph from a worker-computed layout, its nodes
-// coloured by Values when given and by node label otherwise.
+// coloured by Fills, else by Values, else by node label.
 type GraphView struct {
 	app.Compo
 	Drawing *protocol.Drawing
 	X, Y    []float64 // layout in [0,1]^2
 	Values  []float64 // optional, one per node
-	Caption string
+	// Fills and Strokes are optional CSS colours, one per node and one per
+	// edge (in Drawing.Edges' order), as the Explain view colours scores.
+	// They are inline styles, so a copy of the drawing keeps them.
+	Fills, Strokes []string
+	Caption        string
 }
 
 // labelPalette colours node labels (Okabe-Ito, colour-blind safe).
@@ -30,6 +34,9 @@ func (v *GraphView) Render() app.UI {
 	}
 	lo, hi, _ := span(v.Values)
 	colourOf := func(i int) string {
+		if len(v.Fills) == d.N {
+			return v.Fills[i]
+		}
 		if len(v.Values) == d.N {
 			if hi > lo {
 				return colour((v.Values[i] - lo) / (hi - lo))
@@ -48,14 +55,25 @@ func (v *GraphView) Render() app.UI {
 		svg("svg").Attr("viewBox", "0 0 100 100").Attr("role", "img").Aria("label", title).Body(
 			app.Range(d.Edges).Slice(func(i int) app.UI {
 				e := d.Edges[i]
-				return svg("line").Class("edge").
+				line := svg("line").Class("edge").
 					Attr("x1", num(100*v.X[e[0]])).Attr("y1", num(100*v.Y[e[0]])).
 					Attr("x2", num(100*v.X[e[1]])).Attr("y2", num(100*v.Y[e[1]]))
+				if len(v.Strokes) == len(d.Edges) {
+					// Wide enough for its colour to show; the edge's ends
+					// are the nodes' outlines.
+					line.Style("stroke", v.Strokes[i]).Style("stroke-width", num(r))
+				}
+				return line
 			}),
 			app.Range(v.X).Slice(func(i int) app.UI {
-				return svg("circle").Class("node").
+				node := svg("circle").Class("node").
 					Attr("cx", num(100*v.X[i])).Attr("cy", num(100*v.Y[i])).Attr("r", num(r)).
-					Attr("fill", colourOf(i)).Body(svg("title").Text(nodeTitle(d, v.Values, i)))
+					Attr("fill", colourOf(i))
+				if len(v.Fills) == d.N {
+					// Scores near 0 are white: an outline keeps them seen.
+					node.Style("stroke", "#1b2733").Style("stroke-width", num(r/5))
+				}
+				return node.Body(svg("title").Text(nodeTitle(d, v.Values, i)))
 			}),
 		),
 		app.FigCaption().Text(title),

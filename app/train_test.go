@@ -30,8 +30,9 @@ func TestHeatViewPointsAndLayout(t *testing.T) {
 			t.Errorf("sample %d: %s, want %s", k, px[k], colour(v/8))
 		}
 	}
-	// Hand-placed: x = (birth-1)/0.5, y = 2 - persistence/0.5.
-	want := [][2]string{{"0", "2"}, {"2", "0.5"}, {"4", "0"}}
+	// Hand-placed in grid units, x = (birth-1)/0.5 and y = 2 - persistence/0.5,
+	// then in the plot's square of the view box: (18 + 79x/4, 3 + 79y/2).
+	want := [][2]string{{"18", "82"}, {"57.5", "22.75"}, {"97", "3"}}
 	circles := elems(html, "circle")
 	if len(circles) != len(want) {
 		t.Fatalf("%d points drawn, want %d", len(circles), len(want))

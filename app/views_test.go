@@ -276,8 +276,8 @@ func TestHeatViewScaleAxesCentres(t *testing.T) {
 		t.Errorf("samples %v: want 4 with the last at half the shared scale", px)
 	}
 	if !strings.Contains(html, `data-max="8"`) || !strings.Contains(html, ">birth<") || !strings.Contains(html, ">persistence<") ||
-		!strings.Contains(html, "colour-bar") || strings.Count(html, "<path") != 1 {
-		t.Error("no shared scale, axes, colour bar, or not one centre cross (the other lies off the grid)")
+		!strings.Contains(html, "colour-bar") || strings.Count(html, "<path") != 1 || !strings.Contains(html, "Crosses: the 2 Gaussian centres.") {
+		t.Error("no shared scale, axes, colour bar, or not one centre cross (the other lies off the grid), or the caption does not count the centres")
 	}
 	// A difference: -2 is the bottom of the scale, +2 its top, 0 white.
 	html = app.HTMLString(&HeatView{Grid: g, Values: []float64{-2, 0, 1, 2}, Diverging: true})

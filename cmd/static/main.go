@@ -17,6 +17,14 @@
 // finds them in its environment (app.SiteModelsEnv), keeps them in its
 // model store on a first visit and opens on the Classify tab
 // (`make dist MODELS="a.json b.json"`).
+//
+// -rdkit names the folder of RDKit MinimalLib's RDKit_minimal.js and
+// RDKit_minimal.wasm (npm @rdkit/rdkit, pinned in cmd/static/rdkit; make
+// web installs it), which draw molecules on the Explain view. They go to
+// web/rdkit/, hashed and compressed like the rest, listed in the app's
+// environment but not in the service worker's install list: the page
+// loads them, and public/rdkit.js caches them, when it first draws a
+// molecule, so a first visit does not download their 1.7 MB.
 package main
 
 import (
@@ -54,6 +62,7 @@ type options struct {
 	brotli                                   int // quality 0-11
 	// models lists model files to bundle, separated by spaces or commas.
 	models string
+	rdkit  string // folder of RDKit MinimalLib's files, or "" for none
 }
 
 func main() {
@@ -67,6 +76,7 @@ func main() {
 	flag.BoolVar(&o.hash, "hash", false, "content-hashed names for the wasm binaries, the worker script and the datasets")
 	flag.IntVar(&o.brotli, "brotli", 6, "brotli quality of the .br copies, 0-11 (11 is smallest and slowest)")
 	flag.StringVar(&o.models, "models", "", `model files (from wkpi train) to bundle, e.g. "mutag.json ptc.json": the site opens on Classify with them`)
+	flag.StringVar(&o.rdkit, "rdkit", "", "folder of RDKit_minimal.js and RDKit_minimal.wasm (npm @rdkit/rdkit's dist), loaded on first use to draw molecules")
 	flag.Parse()
 	if err := build(o); err != nil {
 		fmt.Fprintln(os.Stderr, "static:", err)
@@ -120,9 +130,13 @@ func build(o options) error {
 	for _, m := range site {
 		fetched = append(fetched, m.Path)
 	}
+	lazy, err := copyRDKit(o.rdkit, web)
+	if err != nil {
+		return err
+	}
 	res := resolver{prefix: o.prefix, rename: map[string]string{}}
 	if o.hash {
-		if err := hashFiles(o.out, res.rename, fetched); err != nil {
+		if err := hashFiles(o.out, res.rename, append(fetched, lazy...)); err != nil {
 			return err
 		}
 	}
@@ -146,7 +160,7 @@ func build(o options) error {
 		WasmContentLength: fmt.Sprint(wasm.Size()),
 		Resources:         res,
 	}
-	if h.Env, err = urlsEnv(res, fetched); err != nil {
+	if h.Env, err = urlsEnv(res, append(fetched, lazy...)); err != nil {
 		return err
 	}
 	// Always set, empty without models: go-app copies the environment into
@@ -169,6 +183,32 @@ func build(o options) error {
 		}
 	}
 	return compressTree(o.out, o.brotli)
+}
+
+// rdkitFiles are the files of RDKit MinimalLib the page loads.
+var rdkitFiles = []string{"RDKit_minimal.js", "RDKit_minimal.wasm"}
+
+// copyRDKit copies RDKit's files from dir into web/rdkit/ and returns the
+// paths the page loads lazily: the glue script public/rdkit.js and them;
+// none without dir.
+func copyRDKit(dir, web string) ([]string, error) {
+	if err := os.RemoveAll(filepath.Join(web, "rdkit")); err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		return nil, nil
+	}
+	if _, err := os.Stat(filepath.Join(web, "rdkit.js")); err != nil {
+		return nil, fmt.Errorf("-rdkit: %w (public/rdkit.js calls RDKit)", err)
+	}
+	lazy := []string{"/web/rdkit.js"}
+	for _, name := range rdkitFiles {
+		if err := copyFile(filepath.Join(dir, name), filepath.Join(web, "rdkit", name)); err != nil {
+			return nil, fmt.Errorf("-rdkit: %w (make web installs RDKit: npm ci --prefix cmd/static/rdkit)", err)
+		}
+		lazy = append(lazy, "/web/rdkit/"+name)
+	}
+	return lazy, nil
 }
 
 // modelName is what a bundled model's name may be: it names a file and a

@@ -310,3 +310,68 @@ func TestBuildPublished(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildRDKit: -rdkit puts RDKit's two files into the site, hashed and
+// compressed, with the glue script public/rdkit.js; the page finds their
+// URLs in its environment, and the service worker's install list (what a
+// first visit downloads) names none of them. Without -rdkit the site has
+// none, and a folder without the files is refused.
+func TestBuildRDKit(t *testing.T) {
+	wasm, data := fakeSite(t)
+	lib := t.TempDir()
+	for _, name := range rdkitFiles {
+		if err := os.WriteFile(filepath.Join(lib, name), []byte(strings.Repeat(name+" ", 500)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := build(options{out: out, wasm: wasm, public: "../../public", data: data, version: "v3", prefix: "/sub", hash: true, brotli: 1, rdkit: lib}); err != nil {
+		t.Fatal(err)
+	}
+	var urls map[string]string
+	if err := json.Unmarshal([]byte(appEnv(t, out)["WKPI_URLS"]), &urls); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := os.ReadFile(filepath.Join(out, "app-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for logical, src := range map[string]string{
+		"/web/rdkit.js":                 "../../public/rdkit.js",
+		"/web/rdkit/RDKit_minimal.js":   filepath.Join(lib, "RDKit_minimal.js"),
+		"/web/rdkit/RDKit_minimal.wasm": filepath.Join(lib, "RDKit_minimal.wasm"),
+	} {
+		u := urls[logical]
+		stem := strings.TrimSuffix(logical, filepath.Ext(logical))
+		if !regexp.MustCompile(`^/sub` + regexp.QuoteMeta(stem) + `\.[0-9a-f]{12}` + regexp.QuoteMeta(filepath.Ext(logical)) + `$`).MatchString(u) {
+			t.Errorf("%s is served at %q, want a hashed name under /sub", logical, u)
+			continue
+		}
+		want, _ := os.ReadFile(src)
+		got, err := os.ReadFile(filepath.Join(out, strings.TrimPrefix(u, "/sub")))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: not a copy of %s (%v)", u, src, err)
+		}
+		if _, err := os.Stat(filepath.Join(out, strings.TrimPrefix(u, "/sub")+".br")); err != nil {
+			t.Errorf("no brotli copy of %s", u)
+		}
+		if strings.Contains(string(sw), strings.TrimSuffix(filepath.Base(u), filepath.Ext(u))) {
+			t.Errorf("the service worker installs %s: every first visit would download it", u)
+		}
+	}
+	if !strings.Contains(string(sw), "worker.") {
+		t.Errorf("the service worker's list lacks the worker: %s", sw)
+	}
+
+	plain := filepath.Join(t.TempDir(), "plain")
+	if err := build(options{out: plain, wasm: wasm, public: "../../public", data: data, version: "v4", brotli: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(plain, "web", "rdkit")); err == nil || strings.Contains(appEnv(t, plain)["WKPI_URLS"], "rdkit") {
+		t.Errorf("a site built without -rdkit has RDKit: %v, %s", err, appEnv(t, plain)["WKPI_URLS"])
+	}
+	err = build(options{out: filepath.Join(t.TempDir(), "bad"), wasm: wasm, public: "../../public", data: data, version: "v5", brotli: 1, rdkit: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "RDKit_minimal.js") {
+		t.Errorf("-rdkit with an empty folder: %v", err)
+	}
+}

@@ -1,18 +1,24 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
 
 	"wkpi-web/core/explain"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/model"
 	"wkpi-web/wasm/protocol"
 )
 
 // explainOne explains the prediction for one of the input graphs.
-func explainOne(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	m, resp, files, graphs, err := modelAndInputs(req)
+func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	m, e, built, err := w.explainerFor(req.Model)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	files, graphs, err := inputs(req.Inputs)
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -25,17 +31,14 @@ func explainOne(ctx context.Context, req protocol.Request) (protocol.Response, e
 		return protocol.Response{}, err
 	}
 	start := time.Now()
-	e, err := explain.New(m, explain.DefaultOptions())
-	if err != nil {
-		return protocol.Response{}, err
-	}
 	ex, err := e.Explain(g)
 	if err != nil {
 		return protocol.Response{}, fmt.Errorf("%s: %w", files[req.Graph].file, err)
 	}
-	millis := float64(time.Since(start).Microseconds()) / 1000
+	millis := float64((built + time.Since(start)).Microseconds()) / 1000
 	ex.Graph = files[req.Graph].name
 	_, x, y := Layout(g, ex.Class)
+	resp := describe(m)
 	resp.Explained = &protocol.Explained{
 		Explanation: explanation(ex),
 		Prediction:  predicted(files[req.Graph], g, preds[0]),
@@ -49,6 +52,26 @@ func explainOne(ctx context.Context, req protocol.Request) (protocol.Response, e
 	}
 	resp.Arrays["x"], resp.Arrays["y"] = x, y
 	return resp, nil
+}
+
+// explainerFor returns the model whose JSON is data and an explainer of
+// it, the ones kept from the last Explain job when it had the same model,
+// and how long building the explainer took (0 when kept).
+func (w *Worker) explainerFor(data []byte) (*model.Model, *explain.Explainer, time.Duration, error) {
+	if w.explainer != nil && bytes.Equal(w.explainerOf, data) {
+		return w.model, w.explainer, 0, nil
+	}
+	m, _, err := inspect(data)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	start := time.Now()
+	e, err := explain.New(m, explain.DefaultOptions())
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	w.model, w.explainer, w.explainerOf = m, e, data
+	return m, e, time.Since(start), nil
 }
 
 // explanation converts an explanation to the protocol's mirror.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"wkpi-web/wasm/protocol"
@@ -65,6 +66,18 @@ func TestExplainAsWkpiExplain(t *testing.T) {
 			t.Errorf("graph %d: molecule %q, %d labels, %d/%d coordinates for %d nodes, prediction %+v, grid %+v",
 				i, ex.Molecule, len(ex.Labels), len(got.Arrays["x"]), len(got.Arrays["y"]), n, ex.Prediction, ex.Grid)
 		}
+	}
+	// The worker keeps the explainer of its last model, and builds
+	// another for other model bytes.
+	kept := w.explainer
+	w.Run(context.Background(), protocol.Request{Kind: protocol.Explain, Model: model, Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil)
+	if w.explainer != kept || kept == nil {
+		t.Error("the explainer of the same model was built again")
+	}
+	other := append(slices.Clone(model), '\n')
+	if got := w.Run(context.Background(), protocol.Request{Kind: protocol.Explain, Model: other,
+		Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil); got.Event != protocol.Done || w.explainer == kept {
+		t.Errorf("another model: %s, explainer kept %v", got.Error, w.explainer == kept)
 	}
 	got := w.Run(context.Background(), protocol.Request{Kind: protocol.Explain, Model: model, Graph: 9,
 		Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil)

@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"wkpi-web/core/eval"
+	"wkpi-web/core/explain"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
@@ -34,6 +36,12 @@ type Worker struct {
 	// sized is the size-aware variant of sizedOf (the automatic choice's
 	// second candidate), kept while sizedOf is the features in use.
 	sized, sizedOf *eval.WKPI
+	// explainer explains with model, whose JSON is explainerOf, kept for
+	// the next Explain job: reading a model and weighing its support
+	// images costs more than one explanation.
+	explainer   *explain.Explainer
+	model       *model.Model
+	explainerOf []byte
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;
@@ -58,7 +66,7 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 	case protocol.Predict:
 		return predict(ctx, req, report)
 	case protocol.Explain:
-		return explainOne(ctx, req)
+		return w.explainOne(ctx, req)
 	case protocol.MergeCV:
 		return mergeCV(req.Parts)
 	case protocol.InspectData:
