@@ -5,12 +5,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
 	"strings"
 	"syscall/js"
+	"unsafe"
 
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
@@ -20,21 +24,26 @@ import (
 var version = "dev"
 
 // main serves requests for the life of the Go instance: the project's
-// worker.mjs keeps one instance per isolate and hands it one request at a
-// time, with that request's env in the runtime context (see worker.mjs).
-// A request reaches the API in one of two ways:
+// worker.mjs keeps one instance per isolate, with the calling request's
+// env in the runtime context during each call (see worker.mjs). A request
+// reaches the API in one of two ways:
 //
-//   - serveNow, a plain function call with the request's method, URL,
-//     headers and body (read by worker.mjs): no promise, no goroutine, no
-//     stream. It serves every request that needs no I/O: the health
-//     check, bad requests, and predictions with the bundled model once it
-//     is loaded. Asked for I/O (a KV read or write, loading the bundled
-//     model), it gives up before any and returns undefined: a function
-//     called from JS must not wait for JS (the event loop would stop).
+//   - wkpiServe, a function the wasm module exports (go:wasmexport): the
+//     request's method, URL, headers and body (read by worker.mjs) go in,
+//     and the answer comes out, through a buffer in Go's memory. A plain
+//     function call, no promise, goroutine or JS value: it serves every
+//     request that needs no I/O (the health check, bad requests, and
+//     predictions with the bundled model once it is loaded). Asked for I/O
+//     (a KV read or write, loading the bundled model), it gives up before
+//     any and answers "not now": an exported function cannot wait for JS.
 //   - Then syumai/workers' handleRequest (workers.ServeNonBlock), which
 //     runs the handler in a goroutine that can wait on promises.
 //
-// Both run the same API through serveWhole, so they answer alike.
+// Both run the same API through serveWhole, so they answer alike. The
+// export is what makes a request cheap: a call through js.FuncOf costs Go
+// a goroutine and a finalizer per JS value, 40-150 us in Node and a
+// millisecond in workerd, where the whole health check now costs little
+// more than wrangler dev's own routing.
 func main() {
 	cache := &Cache{} // the instance's decoded models
 	workers.ServeNonBlock(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,10 +58,7 @@ func main() {
 		w.WriteHeader(rec.status)
 		raw.WriteRawJSBody(toJSBytes(rec.body.Bytes()))
 	}))
-	binding := js.Global().Get("context").Get("binding")
-	binding.Set("serveNow", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		return serveNow(cache, args)
-	}))
+	theCache = cache
 	workers.Ready()
 	select {}
 }
@@ -79,59 +85,125 @@ func newAPI(r *http.Request, cache *Cache, now bool) *API {
 	return api
 }
 
-// needIO is serveNow's panic when the API asks for I/O.
+// needIO is wkpiServe's panic when the API asks for I/O.
 type needIO struct{}
 
-// noIO is the model store of serveNow: any use needs I/O.
+// noIO is the model store of wkpiServe: any use needs I/O.
 type noIO struct{}
 
 func (noIO) Get(context.Context, string) ([]byte, bool, error) { panic(needIO{}) }
 func (noIO) Put(context.Context, string, []byte) error         { panic(needIO{}) }
 
-// serveNow answers a request given as (method, url, headers, body): the
-// headers as "name: value" lines, the body a Uint8Array or null. Its
-// answer is [status, headers as lines, body as a Uint8Array], or
-// undefined when the request needs I/O. (Few JS values either way: each
-// costs Go a finalizer, and arrays of pairs doubled the time of a health
-// check.)
-func serveNow(cache *Cache, args []js.Value) (out any) {
-	if len(args) != 4 {
-		panic("serveNow: want method, url, headers, body")
+// theCache is main's Cache, for wkpiServe.
+var theCache *Cache
+
+// exchange is the buffer in Go's memory through which worker.mjs hands
+// wkpiServe a request and reads its answer.
+var exchange []byte
+
+// wkpiBuffer returns the address of exchange, made at least n bytes long,
+// for worker.mjs to write a request into.
+//
+//go:wasmexport wkpiBuffer
+func wkpiBuffer(n int32) int32 {
+	if cap(exchange) < int(n) {
+		exchange = make([]byte, n)
 	}
-	var body []byte
-	if b := args[3]; b.Truthy() {
-		body = make([]byte, b.Length())
-		js.CopyBytesToGo(body, b)
-	}
-	r, err := http.NewRequest(args[0].String(), args[1].String(), bytes.NewReader(body))
-	if err != nil {
-		return jsAnswer(errorAnswer(http.StatusBadRequest, err))
-	}
-	for _, line := range strings.Split(args[2].String(), "\n") {
-		if k, v, ok := strings.Cut(line, ": "); ok {
-			r.Header.Add(k, v)
-		}
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			if _, ok := p.(needIO); !ok {
-				panic(p)
-			}
-			out = js.Undefined()
-		}
-	}()
-	return jsAnswer(serveWhole(newAPI(r, cache, true), r))
+	exchange = exchange[:max(n, 1)]
+	return int32(uintptr(unsafe.Pointer(unsafe.SliceData(exchange))))
 }
 
-// jsAnswer is serveNow's answer.
-func jsAnswer(rec *recorder) js.Value {
-	var hs strings.Builder
+// wkpiServe answers the request in exchange[:n] and writes the answer
+// into exchange, returning its length, or -1 when the request needs I/O
+// (then exchange is unchanged). A request is four fields, an answer
+// three, each a little-endian uint32 length and that many bytes:
+// request method, URL, headers as "name: value" lines, body (length
+// 0xffffffff: no body); answer status (4 bytes), headers as lines, body.
+//
+//go:wasmexport wkpiServe
+func wkpiServe(n int32) (size int32) {
+	var f [4][]byte
+	in := exchange[:n]
+	for i := range f {
+		if len(in) < 4 {
+			panic("wkpiServe: truncated request")
+		}
+		l := binary.LittleEndian.Uint32(in)
+		in = in[4:]
+		if l == math.MaxUint32 {
+			continue
+		}
+		f[i], in = in[:l], in[l:]
+	}
+	// The health check's answer is the same for the life of the instance:
+	// the first one is kept and sent again, the API's own bytes, without
+	// running the API (which costs the health check 1 ms in workerd).
+	health := string(f[0]) == http.MethodGet && urlPath(string(f[1])) == "/api/health"
+	if health && healthAnswer != nil {
+		exchange = append(exchange[:0], healthAnswer...)
+		return int32(len(exchange))
+	}
+	var body io.Reader = http.NoBody
+	if f[3] != nil {
+		body = bytes.NewReader(f[3])
+	}
+	var rec *recorder
+	r, err := http.NewRequest(string(f[0]), string(f[1]), body)
+	if err != nil {
+		rec = errorAnswer(http.StatusBadRequest, err)
+	} else {
+		for _, line := range strings.Split(string(f[2]), "\n") {
+			if k, v, ok := strings.Cut(line, ": "); ok {
+				r.Header.Add(k, v)
+			}
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				if _, ok := p.(needIO); !ok {
+					panic(p)
+				}
+				size = -1
+			}
+		}()
+		rec = serveWhole(newAPI(r, theCache, true), r)
+	}
+	var head strings.Builder
 	for k, vs := range rec.header {
 		for _, v := range vs {
-			hs.WriteString(k + ": " + v + "\n")
+			head.WriteString(k + ": " + v + "\n")
 		}
 	}
-	return js.Global().Get("Array").New(rec.status, hs.String(), toJSBytes(rec.body.Bytes()))
+	out := binary.LittleEndian.AppendUint32(exchange[:0], 4)
+	out = binary.LittleEndian.AppendUint32(out, uint32(rec.status))
+	out = binary.LittleEndian.AppendUint32(out, uint32(head.Len()))
+	out = append(out, head.String()...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(rec.body.Len()))
+	out = append(out, rec.body.Bytes()...)
+	exchange = out
+	if health && rec.status == http.StatusOK {
+		healthAnswer = bytes.Clone(out)
+	}
+	return int32(len(out))
+}
+
+// healthAnswer is wkpiServe's answer to the first GET /api/health.
+var healthAnswer []byte
+
+// urlPath is the path of an absolute URL ("https://host/p?q" -> "/p").
+func urlPath(u string) string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return ""
+	}
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return "/"
+	}
+	rest = rest[i:]
+	if j := strings.IndexAny(rest, "?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
 }
 
 func toJSBytes(b []byte) js.Value {

@@ -12,14 +12,16 @@
 //     response. It answers with a body made in one piece (WriteRawJSBody),
 //     never through syumai/workers' streamed body, whose end closes a
 //     channel that a second request would close again.
-//   - This module reads the request's body, then calls the Go function
-//     serveNow with the method, URL, headers and body: a request that
+//   - This module reads the request's body, then hands the method, URL,
+//     headers and body to wkpiServe, a function the wasm module exports
+//     (go:wasmexport), through a buffer in Go's memory: a request that
 //     needs no I/O (the health check, a bad request, a prediction with the
 //     bundled model once loaded) is answered by that one synchronous call,
-//     without syumai/workers' conversions, promises and goroutines, which
-//     cost several times the work of a health check. serveNow returns
-//     undefined for a request that needs I/O (KV, loading the bundled
-//     model), which then goes through syumai/workers' handleRequest.
+//     without syumai/workers' conversions, promises and goroutines, nor a
+//     js.FuncOf call, each of which costs more than a health check.
+//     wkpiServe answers -1 for a request that needs I/O (KV, loading the
+//     bundled model), which then goes through syumai/workers'
+//     handleRequest.
 //   - syumai/workers reads its runtime context ({binding, env, ctx}) once,
 //     at its package init. The instance gets one context object for its
 //     life, and each call into Go puts the calling request's env and ctx in
@@ -28,7 +30,7 @@
 //     first wait, so what it reads is the current request's.
 //   - Requests are not queued: a wait on a promise of another request
 //     makes workerd cancel the waiting request as hung. None is needed:
-//     JS runs one call at a time, serveNow finishes within its call, and
+//     JS runs one call at a time, wkpiServe finishes within its call, and
 //     a request in handleRequest resumes only from its own promises' callbacks
 //     (Go runs every goroutine it can before returning to JS, so nothing of
 //     one request is left to run inside another's call). A request's I/O
@@ -49,12 +51,12 @@ globalThis.tryCatch = (fn) => {
   }
 };
 
-let instance; // {context, exited, waiting}, one per isolate once started
+let instance; // {context, exports, exited, waiting}, one per isolate once started
 
 // start runs a new Go instance up to workers.Ready(), synchronously:
 // main sets up its handlers and calls Ready before it first blocks.
 function start() {
-  const inst = { context: { binding: {} }, exited: false, waiting: new Set() };
+  const inst = { context: { binding: {} }, exports: undefined, exited: false, waiting: new Set() };
   const go = new Go();
   const exit = go.importObject.gojs["runtime.wasmExit"];
   go.importObject.gojs["runtime.wasmExit"] = (sp) => {
@@ -69,6 +71,7 @@ function start() {
     ...go.importObject,
     workers: { ready: () => (ready = true) },
   });
+  inst.exports = wasm.exports;
   go.run(wasm, inst.context);
   if (!ready) {
     throw new Error("the Go program did not start");
@@ -87,6 +90,46 @@ function call(inst, env, ctx, f) {
     inst.context.env = undefined;
     inst.context.ctx = undefined;
   }
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// serveNow hands fields (strings, or a Uint8Array or null for the body) to
+// the Go export wkpiServe and returns the answer's fields (status, head,
+// body as Uint8Arrays; head decoded), or undefined when it needs I/O. The
+// format is wkpiServe's (main_js.go): each field a little-endian uint32
+// length, 0xffffffff for none, then its bytes.
+function serveNow(exports, fields) {
+  const parts = fields.map((f) => (typeof f === "string" ? encoder.encode(f) : f));
+  const size = parts.reduce((n, p) => n + 4 + (p === null ? 0 : p.length), 0);
+  let at = exports.wkpiBuffer(size);
+  let mem = new Uint8Array(exports.mem.buffer);
+  let view = new DataView(exports.mem.buffer);
+  for (const p of parts) {
+    view.setUint32(at, p === null ? 0xffffffff : p.length, true);
+    at += 4;
+    if (p !== null) {
+      mem.set(p, at);
+      at += p.length;
+    }
+  }
+  const n = exports.wkpiServe(size);
+  if (n < 0) {
+    return undefined;
+  }
+  // Go's memory may have grown: new views, and the buffer's new address.
+  at = exports.wkpiBuffer(n);
+  mem = new Uint8Array(exports.mem.buffer);
+  view = new DataView(exports.mem.buffer);
+  const out = [];
+  for (let i = 0; i < 3; i++) {
+    const len = view.getUint32(at, true);
+    out.push(mem.slice(at + 4, at + 4 + len));
+    at += 4 + len;
+  }
+  out[1] = decoder.decode(out[1]);
+  return out;
 }
 
 // maxBody is the most of a body handed to Go, one byte over the API's
@@ -131,12 +174,12 @@ async function handle(req, env, ctx) {
   const inst = instance;
   // A request that needs no I/O: one call, answered at once.
   const lines = Array.from(req.headers, ([name, value]) => name + ": " + value).join("\n");
-  const now = call(inst, env, ctx, () => inst.context.binding.serveNow(req.method, req.url, lines, body));
+  const answer = call(inst, env, ctx, () => serveNow(inst.exports, [req.method, req.url, lines, body]));
   if (inst.exited) {
     throw new Error("the Go program exited");
   }
-  if (now !== undefined) {
-    const [status, head, out] = now;
+  if (answer !== undefined) {
+    const [status, head, out] = answer;
     const headers = new Headers();
     for (const line of head.split("\n")) {
       const at = line.indexOf(": ");
@@ -144,7 +187,7 @@ async function handle(req, env, ctx) {
         headers.append(line.slice(0, at), line.slice(at + 2));
       }
     }
-    return new Response(out, { status, headers });
+    return new Response(out, { status: new DataView(status.buffer, status.byteOffset).getUint32(0, true), headers });
   }
   // One that needs I/O: syumai/workers' request path.
   const again = new Request(req.url, { method: req.method, headers: req.headers, body });
