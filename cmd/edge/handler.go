@@ -64,9 +64,9 @@ type cachedModel struct {
 	p    *predictor
 }
 
-// maxCached bounds the KV models a Cache keeps (about 9 MB each for
+// maxCached bounds the KV models a Cache keeps (about 15 MB each for
 // MUTAG's, in a Worker's 128 MB).
-const maxCached = 4
+const maxCached = 3
 
 // bundledPath is where `make edge` puts the bundled model (MUTAG, `wkpi
 // train` defaults, in the Worker's form) among the Worker's static assets:
@@ -246,7 +246,7 @@ func (a *API) predict(r *http.Request) (any, error) {
 	mm := m.m
 	return map[string]any{"predictions": out, "model": modelInfo{
 		Name: mname, Dataset: mm.Dataset, Classes: mm.Classes,
-		Filtration: fmt.Sprint(mm.Features.Filtration.Kind), Support: len(mm.Support),
+		Filtration: fmt.Sprint(mm.Features.Filtration.Kind), Support: m.n,
 	}}, nil
 }
 
@@ -483,13 +483,17 @@ func (a *API) bundled(ctx context.Context) (*predictor, error) {
 	return p, nil
 }
 
-// load decodes a model in the Worker's form and prepares it.
+// load decodes a model in the Worker's form and prepares it. The
+// predictor keeps the support images in its own layout: the model's
+// copy goes.
 func load(data []byte) (*predictor, error) {
 	m, err := decodeModel(data)
 	if err != nil {
 		return nil, err
 	}
-	return newPredictor(m)
+	p, err := newPredictor(m)
+	m.Support = nil
+	return p, err
 }
 
 func (a *API) putModel(r *http.Request, name string) (any, error) {

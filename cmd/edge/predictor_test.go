@@ -84,3 +84,30 @@ func TestFormRefusesDamage(t *testing.T) {
 		t.Errorf("a gob model: %v, want errOldForm", err)
 	}
 }
+
+// BenchmarkPredict is one MUTAG graph's prediction with the bundled
+// model, prepared (what a Worker's request costs besides parsing).
+func BenchmarkPredict(b *testing.B) {
+	f, err := os.Open(bundledModel)
+	if err != nil {
+		b.Fatalf("no bundled model: run make edge first (%v)", err)
+	}
+	m, err := model.Load(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, err := tu.Read("../../data/MUTAG")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := newPredictor(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := p.predict(ds.Graphs[0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
