@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -114,19 +115,20 @@ func packageOf(sym string) string {
 	case strings.HasPrefix(sym, "type_.eq.") || strings.HasPrefix(sym, "type_.hash."):
 		return "type:eq"
 	}
-	dot := strings.IndexByte(sym, '.')
-	if dot < 0 {
-		return sym
-	}
 	// A module path's host ("gonum.org", "github.com") keeps its dot.
-	if rest := sym[dot+1:]; strings.Contains(sym[:dot], "_") == false && strings.IndexByte(rest, '_') >= 0 &&
-		(strings.IndexByte(rest, '.') < 0 || strings.IndexByte(rest, '_') < strings.IndexByte(rest, '.')) {
-		if i := strings.IndexByte(rest, '.'); i >= 0 {
-			return sym[:dot+1+i]
-		}
+	from := 0
+	if m := host.FindString(sym); m != "" {
+		from = len(m)
 	}
-	return sym[:dot]
+	if dot := strings.IndexByte(sym[from:], '.'); dot >= 0 {
+		return sym[:from+dot]
+	}
+	return sym
 }
+
+// host matches a symbol's leading module host, as the linker writes it:
+// "gonum.org_", "github.com_".
+var host = regexp.MustCompile(`^[a-z0-9-]+\.[a-z]{2,}_`)
 
 func parse(b []byte) (*module, error) {
 	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
