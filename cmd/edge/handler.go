@@ -66,7 +66,7 @@ type cachedModel struct {
 
 // maxCached bounds the KV models a Cache keeps (about 15 MB each for
 // MUTAG's, in a Worker's 128 MB).
-const maxCached = 3
+const maxCached = 2
 
 // bundledPath is where `make edge` puts the bundled model (MUTAG, `wkpi
 // train` defaults, in the Worker's form) among the Worker's static assets:
