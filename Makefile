@@ -35,12 +35,19 @@ dist: web
 	rm -rf $(DIST)
 	$(GO) run ./cmd/static -out $(DIST) -wasm $(WEB)/web -public public -data data -version $(VERSION) -prefix "$(PREFIX)" -models "$(MODELS)" -rdkit $(RDKIT) -hash -brotli 11
 
-## edge: the Cloudflare Worker (cmd/edge) into build/edge, with a model trained on MUTAG embedded
+## edge: the Cloudflare Worker (cmd/edge) into build/edge: its entry worker.mjs (ours, one Go instance
+## per isolate), app.wasm, and site/ (dist/ as hard links, plus the bundled model trained on MUTAG,
+## which the Worker reads through its ASSETS binding). Needs dist/: make dist edge. docs/deploy.md
 edge: data
+	@test -f $(DIST)/index.html || { echo "make edge: no $(DIST)/index.html: the Worker serves the site, run make dist edge"; exit 1; }
 	$(GO) run ./cmd/wkpi train -data data/MUTAG -out cmd/edge/model.json
-	$(GO) run ./cmd/edge -model cmd/edge/model.json -gob cmd/edge/model.gob
 	$(GO) tool workers-assets-gen -mode=go -o $(EDGE)
+	rm -f $(EDGE)/runtime.mjs
+	cp cmd/edge/worker.mjs $(EDGE)/worker.mjs
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w -X main.version=$(VERSION)" -o $(EDGE)/app.wasm ./cmd/edge
+	cp -al $(DIST) $(EDGE)/site 2>/dev/null || cp -R $(DIST) $(EDGE)/site
+	mkdir -p $(EDGE)/site/api/_bundled
+	$(GO) run ./cmd/edge -model cmd/edge/model.json -stored $(EDGE)/site/api/_bundled/model.bin
 
 ## node: the npm packages the tests use (axe-core, wrangler), pinned by their lock files;
 ## npm ci runs again only when a lock file changes (the rule also installs RDKit for web)

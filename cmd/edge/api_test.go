@@ -26,7 +26,7 @@ const (
 	testToken    = "test-token-8c1f"
 )
 
-// readBundled returns the model that `make edge` embeds, in gob form.
+// readBundled returns the model that `make edge` bundles, in the Worker's form.
 func readBundled(t *testing.T) []byte {
 	t.Helper()
 	f, err := os.Open(bundledModel)
@@ -45,7 +45,12 @@ func readBundled(t *testing.T) []byte {
 	return b
 }
 
-// TestModelForm checks that the Worker's gob form gives back the model of
+// bundledFrom is an API's Bundled that returns b.
+func bundledFrom(b []byte) func(context.Context) ([]byte, error) {
+	return func(context.Context) ([]byte, error) { return b, nil }
+}
+
+// TestModelForm checks that the Worker's form gives back the model of
 // the JSON file, field for field.
 func TestModelForm(t *testing.T) {
 	f, err := os.Open(bundledModel)
@@ -62,7 +67,7 @@ func TestModelForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("the gob form differs from the JSON model")
+		t.Errorf("the Worker's form differs from the JSON model")
 	}
 }
 
@@ -203,6 +208,12 @@ func post(t *testing.T, base, method, path, auth string, body []byte, v any) {
 // format, nodes in the same order, so the API sees the graphs wkpi reads.
 func graphsJSON(t *testing.T, dir string, n int) []byte {
 	t.Helper()
+	return graphsJSONRange(t, dir, 0, n)
+}
+
+// graphsJSONRange is graphsJSON of graphs from..to-1.
+func graphsJSONRange(t *testing.T, dir string, from, to int) []byte {
+	t.Helper()
 	ds, err := tu.Read(dir)
 	if err != nil {
 		t.Fatalf("%v (run make data)", err)
@@ -214,7 +225,7 @@ func graphsJSON(t *testing.T, dir string, n int) []byte {
 		NodeValues []float64 `json:"node_values,omitempty"`
 	}
 	var objs []obj
-	for _, g := range ds.Graphs[:n] {
+	for _, g := range ds.Graphs[from:to] {
 		o := obj{Nodes: g.N, EdgeLabels: g.EdgeLabels, NodeValues: g.NodeValues}
 		if g.NodeLabels != nil {
 			o.Nodes = g.NodeLabels
@@ -278,7 +289,7 @@ func samePredictions(t *testing.T, got, want []prediction) {
 // TestAPI runs the API natively; TestWrangler runs the same checks under
 // Cloudflare's runtime.
 func TestAPI(t *testing.T) {
-	api := &API{Version: "v-test", Bundled: readBundled(t), Models: &memStore{m: map[string][]byte{}}, Token: testToken}
+	api := &API{Version: "v-test", Bundled: bundledFrom(readBundled(t)), Cache: &Cache{}, Models: &memStore{m: map[string][]byte{}}, Token: testToken}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	checkAPI(t, srv.URL)
@@ -335,6 +346,64 @@ func checkAPI(t *testing.T, base string) {
 			t.Errorf("model %+v", got.Model)
 		}
 		samePredictions(t, got.Predictions, cliPredictions(t, other, "../../data/MUTAG")[:20])
+	})
+	t.Run("interleaved requests get their own answers", func(t *testing.T) {
+		// Requests at once, each with its own graph, model or mistake:
+		// whatever one request leaves in the serving instance (the Worker
+		// keeps one Go instance per isolate) must not reach another.
+		ptcWant := cliPredictions(t, trainPTC(t), "../../data/MUTAG")
+		type answer struct {
+			status int
+			body   []byte
+		}
+		const n = 24
+		answers := make([]answer, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				path, body := "/api/predict?format=json", graphsJSONRange(t, "../../data/MUTAG", i, i+1)
+				switch i % 4 {
+				case 1:
+					path += "&model=ptc"
+				case 3:
+					path, body = "/api/predict?format=edgelist", []byte(fmt.Sprintf("0 1\n1 2 x%d y\n", i))
+				}
+				res, err := http.Post(base+path, "", bytes.NewReader(body))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer res.Body.Close()
+				b, _ := io.ReadAll(res.Body)
+				answers[i] = answer{res.StatusCode, b}
+			}()
+		}
+		wg.Wait()
+		for i, a := range answers {
+			if i%4 == 3 {
+				if a.status != http.StatusBadRequest || !bytes.Contains(a.body, []byte("body.txt line 2")) {
+					t.Errorf("request %d: %d %s, want 400 naming the bad line", i, a.status, a.body)
+				}
+				continue
+			}
+			var got predictResponse
+			if a.status != http.StatusOK || json.Unmarshal(a.body, &got) != nil || len(got.Predictions) != 1 {
+				t.Errorf("request %d: %d %s", i, a.status, a.body)
+				continue
+			}
+			want, model := want[i:i+1], bundledName
+			if i%4 == 1 {
+				want, model = ptcWant[i:i+1], "ptc"
+			}
+			if got.Model.Name != model {
+				t.Errorf("request %d: model %q, want %q", i, got.Model.Name, model)
+			}
+			one := want[0]
+			one.Graph = 0 // the request's only graph
+			samePredictions(t, got.Predictions, []prediction{one})
+		}
 	})
 	t.Run("SMILES as wkpi predict: in JSON, named; in a .smi body", func(t *testing.T) {
 		lines := []string{"c1ccc(cc1)[N+](=O)[O-] nitrobenzene", "O=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2", "Nc1ccccc1 aniline"}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -16,11 +17,11 @@ import (
 // (make edge does this) or serves the same API without Workers KV, for
 // trying it locally without wrangler:
 //
-//	go run ./cmd/edge -model cmd/edge/model.json -gob cmd/edge/model.gob
+//	go run ./cmd/edge -model cmd/edge/model.json -stored build/edge/model.bin
 //	go run ./cmd/edge -model cmd/edge/model.json -addr 127.0.0.1:9900
 func main() {
 	file := flag.String("model", "cmd/edge/model.json", "model file from wkpi train")
-	out := flag.String("gob", "", "write the model in the Worker's form to this file and exit")
+	out := flag.String("stored", "", "write the model in the Worker's form (encodeModel) to this file and exit")
 	addr := flag.String("addr", "127.0.0.1:9900", "listen address")
 	flag.Parse()
 	if err := run(*file, *out, *addr); err != nil {
@@ -47,5 +48,6 @@ func run(file, out, addr string) error {
 		return os.WriteFile(out, b, 0o644)
 	}
 	log.Printf("serving the API on http://%s/api/health", addr)
-	return http.ListenAndServe(addr, &API{Version: "native", Bundled: b})
+	bundled := func(context.Context) ([]byte, error) { return b, nil }
+	return http.ListenAndServe(addr, &API{Version: "native", Bundled: bundled, Cache: &Cache{}})
 }

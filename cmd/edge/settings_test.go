@@ -33,7 +33,7 @@ func TestSettingsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := &API{Version: "v-test", Bundled: readBundled(t), Models: &memStore{m: map[string][]byte{}}, Token: testToken}
+	api := &API{Version: "v-test", Bundled: bundledFrom(readBundled(t)), Cache: &Cache{}, Models: &memStore{m: map[string][]byte{}}, Token: testToken}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	for _, row := range rows {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -201,13 +203,29 @@ func TestDistFirstVisit(t *testing.T) {
 		.reduce((s, e) => s + e.transferSize, 0)`)
 	wasm := value[[]string](t, ctx, `performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm"))
 		.map((e) => e.name.split("/").pop() + " " + e.encodedBodySize + " of " + e.decodedBodySize)`)
+	sw, err := os.ReadFile(filepath.Join(dist, "app-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(string(sw), "const resourcesToCache = ")
+	list, _, _ = strings.Cut(list, ";")
+	var precached []string
+	if err := json.Unmarshal([]byte(list), &precached); err != nil || len(precached) < 10 {
+		t.Fatalf("app-worker.js's resourcesToCache: %v, %v", precached, err)
+	}
 	step(t, ctx, "the service worker has cached the site",
-		until(`caches.keys().then((k) => k.length === 1).then(async (ok) => ok &&
-			(await (await caches.open((await caches.keys())[0])).keys()).length >= 14)`),
+		until(fmt.Sprintf(`caches.keys().then((k) => k.length === 1).then(async (ok) => ok &&
+			(await (await caches.open((await caches.keys())[0])).keys()).length >= %d)`, len(precached))),
 	)
+	total := sent.Load()
 	t.Logf("BENCH dist first visit: interactive after %.0f ms; the page fetched %.2f MB (wasm on the wire: %v); the server had sent %.2f MB by then (the service worker caches meanwhile), %.2f MB in all once the service worker had cached the site",
-		tti, page/1e6, wasm, float64(atTTI)/1e6, float64(sent.Load())/1e6)
+		tti, page/1e6, wasm, float64(atTTI)/1e6, float64(total)/1e6)
 	if len(wasm) == 0 {
 		t.Errorf("no wasm among the page's resources")
+	}
+	// The Web Worker's wasm waits for the first job (cmd/static's lazy
+	// files): the first visit fits in 2.5 MB.
+	if total > 2_500_000 {
+		t.Errorf("the first visit sent %.2f MB, over 2.5 MB", float64(total)/1e6)
 	}
 }

@@ -130,13 +130,13 @@ func build(o options) error {
 	for _, m := range site {
 		fetched = append(fetched, m.Path)
 	}
-	lazy, err := copyRDKit(o.rdkit, web)
+	rdkit, err := copyRDKit(o.rdkit, web)
 	if err != nil {
 		return err
 	}
 	res := resolver{prefix: o.prefix, rename: map[string]string{}}
 	if o.hash {
-		if err := hashFiles(o.out, res.rename, append(fetched, lazy...)); err != nil {
+		if err := hashFiles(o.out, res.rename, append(fetched, rdkit...)); err != nil {
 			return err
 		}
 	}
@@ -153,14 +153,15 @@ func build(o options) error {
 		ThemeColor:      "#1f3a5f",
 		LoadingLabel:    "Loading WKPI {progress}%",
 		Styles:          []string{"/web/styles.css"},
-		// The service worker caches these too, so the app works offline.
-		CacheableResources: append([]string{"/web/worker.wasm", "/web/icon.svg"}, fetched...),
+		// The service worker caches these too, so the app works offline;
+		// the Web Worker's files (lazy) when the first job fetches them.
+		CacheableResources: append([]string{"/web/icon.svg"}, slices.DeleteFunc(slices.Clone(fetched), isLazy)...),
 		Version:            o.version,
 		// app.wasm may go out compressed; the raw size drives the progress.
 		WasmContentLength: fmt.Sprint(wasm.Size()),
 		Resources:         res,
 	}
-	if h.Env, err = urlsEnv(res, append(fetched, lazy...)); err != nil {
+	if h.Env, err = urlsEnv(res, append(fetched, rdkit...)); err != nil {
 		return err
 	}
 	// Always set, empty without models: go-app copies the environment into
@@ -176,6 +177,13 @@ func build(o options) error {
 	}
 	if err := app.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
+	}
+	var lazyURLs []string
+	for _, p := range lazy {
+		lazyURLs = append(lazyURLs, res.Resolve(p))
+	}
+	if err := cacheLazily(filepath.Join(o.out, "app-worker.js"), lazyURLs); err != nil {
+		return err
 	}
 	if o.hash {
 		if err := hostFiles(o.out, res.rename); err != nil {
@@ -201,14 +209,69 @@ func copyRDKit(dir, web string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(web, "rdkit.js")); err != nil {
 		return nil, fmt.Errorf("-rdkit: %w (public/rdkit.js calls RDKit)", err)
 	}
-	lazy := []string{"/web/rdkit.js"}
+	paths := []string{"/web/rdkit.js"}
 	for _, name := range rdkitFiles {
 		if err := copyFile(filepath.Join(dir, name), filepath.Join(web, "rdkit", name)); err != nil {
 			return nil, fmt.Errorf("-rdkit: %w (make web installs RDKit: npm ci --prefix cmd/static/rdkit)", err)
 		}
-		lazy = append(lazy, "/web/rdkit/"+name)
+		paths = append(paths, "/web/rdkit/"+name)
 	}
-	return lazy, nil
+	return paths, nil
+}
+
+// lazy are the Web Worker's files: 1.5 MB of brotli that the first view
+// does not need. The service worker does not fetch them at install, as
+// it does the rest of the site, but caches them when the page's first
+// job fetches them (see cacheLazily): a first visit downloads about
+// half as much, and the app works offline once it has run a job.
+var lazy = []string{"/web/worker.js", "/web/worker.wasm"}
+
+func isLazy(p string) bool { return slices.Contains(lazy, p) }
+
+// cacheLazily patches go-app's service worker (v10.1.11's app-worker.js)
+// to cache the lazy files, urls as served: when the page fetches them
+// (cache first, then the network, and a good answer goes into the
+// cache), and at install when an earlier version's cache held the Web
+// Worker (a user who ran jobs stays ready for offline use across
+// updates). It fails if go-app's script is not the one it patches.
+func cacheLazily(file string, urls []string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	list, err := json.Marshal(urls)
+	if err != nil {
+		return err
+	}
+	patches := []struct{ old, new string }{
+		{"async function installWorker() {\n  const cache = await caches.open(cacheName);\n  await cache.addAll(resourcesToCache);\n}\n",
+			"// wkpi-web (cmd/static): the Web Worker's files, cached when first\n" +
+				"// fetched, and at install when an earlier version's cache held them.\n" +
+				"const lazyResources = " + string(list) + ";\n\n" +
+				"async function installWorker() {\n  const cache = await caches.open(cacheName);\n  await cache.addAll(resourcesToCache);\n" +
+				"  if (await lazyUsedBefore()) {\n    await cache.addAll(lazyResources);\n  }\n}\n\n" +
+				"async function lazyUsedBefore() {\n" +
+				"  const worker = lazyResources[lazyResources.length - 1].replace(/[^/]*$/, \"worker.\");\n" +
+				"  for (const key of await caches.keys()) {\n" +
+				"    if (key === cacheName || !key.startsWith(\"app-\")) continue;\n" +
+				"    const reqs = await (await caches.open(key)).keys();\n" +
+				"    if (reqs.some((r) => new URL(r.url).pathname.startsWith(worker) && r.url.endsWith(\".wasm\"))) return true;\n" +
+				"  }\n  return false;\n}\n"},
+		{"  return await fetch(request);\n}\n",
+			"  const response = await fetch(request);\n" +
+				"  if (response.ok && request.method === \"GET\" && lazyResources.includes(new URL(request.url).pathname)) {\n" +
+				"    const copy = response.clone();\n" +
+				"    caches.open(cacheName).then((cache) => cache.put(request, copy)).catch((err) => console.error(\"caching\", request.url, err));\n" +
+				"  }\n  return response;\n}\n"},
+	}
+	s := string(b)
+	for _, p := range patches {
+		if strings.Count(s, p.old) != 1 {
+			return fmt.Errorf("%s: go-app's service worker is not the one cmd/static patches (want one %q)", file, p.old)
+		}
+		s = strings.Replace(s, p.old, p.new, 1)
+	}
+	return os.WriteFile(file, []byte(s), 0o644)
 }
 
 // modelName is what a bundled model's name may be: it names a file and a

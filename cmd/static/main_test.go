@@ -128,9 +128,18 @@ func TestBuildDist(t *testing.T) {
 		t.Errorf("WKPI_URLS = %v, want %v", urls, want)
 	}
 	sw := read("app-worker.js")
-	for _, want := range []string{`"app-" + "v9"`, `"/sub/"`, `"/sub` + found["web/worker.wasm"] + `"`} {
+	for _, want := range []string{`"app-" + "v9"`, `"/sub/"`,
+		`const lazyResources = ["/sub` + found["web/worker.js"] + `","/sub` + found["web/worker.wasm"] + `"];`} {
 		if !strings.Contains(sw, want) {
 			t.Errorf("app-worker.js lacks %s", want)
+		}
+	}
+	// The Web Worker's files are not fetched at install (cacheLazily).
+	_, list, _ := strings.Cut(sw, "const resourcesToCache = ")
+	list, _, _ = strings.Cut(list, ";")
+	for _, lazy := range []string{found["web/worker.js"], found["web/worker.wasm"]} {
+		if strings.Contains(list, lazy) {
+			t.Errorf("the service worker fetches %s at install: %s", lazy, list)
 		}
 	}
 	if h := read("_headers"); !strings.Contains(h, found["web/app.wasm"]+"\n  Cache-Control: public, max-age=31536000, immutable") {

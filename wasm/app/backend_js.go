@@ -31,6 +31,14 @@ func newBackend() *backend {
 	n := js.Global().Get("navigator").Get("hardwareConcurrency").Int()
 	b := &backend{urls: servedURLs(), files: map[string][]protocol.File{}}
 	b.Pool = pool.New(min(max(n, 1), maxWorkers), pool.Browser(b.url("/web/worker.js")))
+	// The workers start with the first job, so that a first visit does
+	// not download the worker wasm (cmd/static's lazy files: the service
+	// worker caches them then). A site that publishes a classifier opens
+	// on Classify, whose first job is near: there they start at once, and
+	// the site is ready for offline use after one visit, as with its models.
+	if app.Getenv(ui.SiteModelsEnv) != "" {
+		b.Fill()
+	}
 	return b
 }
 
