@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"wkpi-web/core/explain"
 	"wkpi-web/core/model"
 	"wkpi-web/core/tu"
 )
@@ -112,6 +114,8 @@ func badCases() []badCase {
 		{"malformed JSON", "POST", "/api/predict?format=json", "", "", `{"nodes": 3, "edges": [[0, 1], [1, 7]]}`, 400, "body.json"},
 		{"unknown format", "POST", "/api/predict?format=png", "", "", "0 1\n", 400, "unknown format"},
 		{"bad SMILES in a .smi body", "POST", "/api/predict?format=smi", "", "", "CCO ethanol\nC1CC ring\n", 400, `body.smi line 2: SMILES "C1CC": character 2: ring bond 1 is never closed`},
+		{"explain: bad SMILES", "POST", "/api/explain?format=smi", "", "", "CCO ethanol\nC1CC ring\n", 400, `body.smi line 2: SMILES "C1CC": character 2: ring bond 1 is never closed`},
+		{"explain: GET", "GET", "/api/explain", "", "", "", 405, "use POST"},
 		{"bad SMILES in a JSON array", "POST", "/api/predict", "application/json", "", `{"smiles": ["CCO", "CC(=O"]}`, 400, `smiles[1]: SMILES "CC(=O": character 3: '(' is never closed`},
 		{"bad SMILES in a JSON string", "POST", "/api/predict", "", "", `{"smiles": "c1ccccc1\nC1CC"}`, 400, `smiles line 2: SMILES "C1CC": character 2`},
 		{"SMILES neither string nor array", "POST", "/api/predict", "", "", `{"smiles": 5}`, 400, "a string or an array of strings"},
@@ -428,6 +432,55 @@ func checkAPI(t *testing.T, base string) {
 		got = predictResponse{}
 		post(t, base, "POST", "/api/predict?format=json", "", one, &got)
 		samePredictions(t, got.Predictions, want[1:2])
+	})
+	t.Run("explain as wkpi explain", func(t *testing.T) {
+		lines := []string{"c1ccc(cc1)[N+](=O)[O-] nitrobenzene", "O=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2 2-nitrofluorene"}
+		smi := filepath.Join(t.TempDir(), "mols.smi")
+		if err := os.WriteFile(smi, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("go", "run", "../wkpi", "explain", "-format", "json", "-model", bundledModel, smi)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("wkpi explain: %v\n%s", err, stderr.Bytes())
+		}
+		var want []explain.Explanation
+		for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+			var ex explain.Explanation
+			if err := dec.Decode(&ex); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, ex)
+		}
+		var got struct {
+			Explanations []struct {
+				Index int `json:"index"`
+				explain.Explanation
+			} `json:"explanations"`
+			Model modelInfo `json:"model"`
+		}
+		body, _ := json.Marshal(map[string][]string{"smiles": lines})
+		post(t, base, "POST", "/api/explain", "", body, &got)
+		if len(got.Explanations) != 2 || len(want) != 2 || got.Model.Name != bundledName {
+			t.Fatalf("%d explanations of model %q, wkpi explain %d", len(got.Explanations), got.Model.Name, len(want))
+		}
+		// wasm's math.Exp is plain Go, amd64's assembly: the last bits
+		// may differ (as for predictions).
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+		for i, g := range got.Explanations {
+			w := want[i]
+			if g.Index != i || g.Graph != []string{"nitrobenzene", "2-nitrofluorene"}[i] || g.Class != w.Class ||
+				!near(g.Decision, w.Decision) || !near(g.Reference, w.Reference) || len(g.Nodes) != len(w.Nodes) || len(g.Edges) != len(w.Edges) {
+				t.Fatalf("explanation %d: %+v %v %v; wkpi explain %v %v %v", i, g.Graph, g.Class, g.Decision, w.Class, w.Decision, w.Reference)
+			}
+			for j, n := range g.Nodes {
+				if n.ID != w.Nodes[j].ID || !near(n.Score, w.Nodes[j].Score) {
+					t.Errorf("explanation %d node %d: %+v, wkpi explain %+v", i, j, n, w.Nodes[j])
+				}
+			}
+		}
 	})
 	for _, c := range badCases() {
 		t.Run(c.name, func(t *testing.T) { checkBad(t, base, c) })

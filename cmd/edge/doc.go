@@ -4,6 +4,7 @@
 //
 //	GET  /api/health                          {"ok":true,"version":"..."}
 //	POST /api/predict[?format=F][&model=NAME]  one graph file, or {"smiles": ...} -> predictions
+//	POST /api/explain[?format=F][&model=NAME]  the same body -> explanations (docs/explain.md)
 //	PUT  /api/models/NAME                     store a model in KV (bearer token)
 //
 // The bundled model (MUTAG, `wkpi train` defaults) is put among the

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"wkpi-web/core/explain"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/model"
@@ -117,10 +118,12 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v, err = a.health(r)
 	case r.URL.Path == "/api/predict":
 		v, err = a.predict(r)
+	case r.URL.Path == "/api/explain":
+		v, err = a.explain(r)
 	case strings.HasPrefix(r.URL.Path, "/api/models/"):
 		v, err = a.putModel(r, strings.TrimPrefix(r.URL.Path, "/api/models/"))
 	default:
-		err = fail(http.StatusNotFound, "no such endpoint %s (see /api/health, /api/predict, /api/models/NAME)", r.URL.Path)
+		err = fail(http.StatusNotFound, "no such endpoint %s (see /api/health, /api/predict, /api/explain, /api/models/NAME)", r.URL.Path)
 	}
 	status := http.StatusOK
 	if err != nil {
@@ -150,7 +153,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func methodFor(path string) string {
 	switch {
-	case path == "/api/predict":
+	case path == "/api/predict", path == "/api/explain":
 		return http.MethodPost
 	case strings.HasPrefix(path, "/api/models/"):
 		return http.MethodPut
@@ -186,8 +189,80 @@ type modelInfo struct {
 }
 
 func (a *API) predict(r *http.Request) (any, error) {
+	in, err := a.read(r)
+	if err != nil {
+		return nil, err
+	}
+	m := in.model
+	out := make([]prediction, len(in.graphs))
+	for i, g := range in.graphs {
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
+		p, err := m.predict(g)
+		if err != nil {
+			// Bad input is caught in read; what remains is a graph the
+			// pipeline cannot featurise, still the request's fault.
+			return nil, fail(http.StatusUnprocessableEntity, "%s: graph %d: %v", in.name, i, err)
+		}
+		out[i] = prediction{i, in.names[i], m.m.Classes[p.class], p.decision, p.points}
+	}
+	return map[string]any{"predictions": out, "model": in.info()}, nil
+}
+
+// explained is one graph's explanation, as `wkpi explain -format json`
+// writes it, with its position in the body.
+type explained struct {
+	Index int `json:"index"`
+	*explain.Explanation
+}
+
+// explain answers POST /api/explain: the body as /api/predict takes it,
+// an explanation per graph.
+func (a *API) explain(r *http.Request) (any, error) {
+	in, err := a.read(r)
+	if err != nil {
+		return nil, err
+	}
+	e, err := in.model.explainer()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]explained, len(in.graphs))
+	for i, g := range in.graphs {
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
+		ex, err := e.Explain(g)
+		if err != nil {
+			return nil, fail(http.StatusUnprocessableEntity, "%s: graph %d: %v", in.name, i, err)
+		}
+		ex.Graph = in.names[i]
+		out[i] = explained{i, ex}
+	}
+	return map[string]any{"explanations": out, "model": in.info()}, nil
+}
+
+// input is what a predict or explain request asks about.
+type input struct {
+	model  *predictor
+	mname  string // the model's name
+	name   string // the body's, in messages
+	graphs []*graph.Graph
+	names  []string
+}
+
+func (in input) info() modelInfo {
+	m := in.model.m
+	return modelInfo{Name: in.mname, Dataset: m.Dataset, Classes: m.Classes,
+		Filtration: fmt.Sprint(m.Features.Filtration.Kind), Support: in.model.n}
+}
+
+// read reads a predict or explain request: the model it names and the
+// graphs of its body (one graph file, or {"smiles": ...}).
+func (a *API) read(r *http.Request) (input, error) {
 	if r.Method != http.MethodPost {
-		return nil, fail(http.StatusMethodNotAllowed, `use POST with one graph file, or {"smiles": ...}, as the body`)
+		return input{}, fail(http.StatusMethodNotAllowed, `use POST with one graph file, or {"smiles": ...}, as the body`)
 	}
 	q := r.URL.Query()
 	format := q.Get("format")
@@ -195,59 +270,37 @@ func (a *API) predict(r *http.Request) (any, error) {
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		format = contentTypes[ct]
 	}
-	name := "body"
+	in := input{name: "body"}
 	if format != "" {
 		ext, ok := formats[format]
 		if !ok {
-			return nil, fail(http.StatusBadRequest, "unknown format %q (want %s)", format, formatNames)
+			return input{}, fail(http.StatusBadRequest, "unknown format %q (want %s)", format, formatNames)
 		}
-		name += ext
+		in.name += ext
 	}
 	// The model first: a wrong name is cheaper to report than a parse.
-	m, mname, err := a.model(r.Context(), q.Get("model"))
-	if err != nil {
-		return nil, err
+	var err error
+	if in.model, in.mname, err = a.model(r.Context(), q.Get("model")); err != nil {
+		return input{}, err
 	}
 	body, err := readCapped(r, maxGraphBytes)
 	if err != nil {
-		return nil, err
+		return input{}, err
 	}
-	var graphs []*graph.Graph
-	var names []string
 	if format == "" || format == "json" {
 		var s *smilesBody
 		if s, err = readSMILESBody(body); err != nil {
-			return nil, err
+			return input{}, err
 		}
 		if s != nil {
-			name = "smiles"
-			graphs, names, err = s.parse()
+			in.name = "smiles"
+			in.graphs, in.names, err = s.parse()
 		}
 	}
-	if graphs == nil && err == nil {
-		graphs, names, err = parse(name, body)
+	if in.graphs == nil && err == nil {
+		in.graphs, in.names, err = parse(in.name, body)
 	}
-	if err != nil {
-		return nil, err
-	}
-	out := make([]prediction, len(graphs))
-	for i, g := range graphs {
-		if err := r.Context().Err(); err != nil {
-			return nil, err
-		}
-		p, err := m.predict(g)
-		if err != nil {
-			// Bad input is caught above; what remains is a graph the
-			// pipeline cannot featurise, still the request's fault.
-			return nil, fail(http.StatusUnprocessableEntity, "%s: graph %d: %v", name, i, err)
-		}
-		out[i] = prediction{i, names[i], m.m.Classes[p.class], p.decision, p.points}
-	}
-	mm := m.m
-	return map[string]any{"predictions": out, "model": modelInfo{
-		Name: mname, Dataset: mm.Dataset, Classes: mm.Classes,
-		Filtration: fmt.Sprint(mm.Features.Filtration.Kind), Support: m.n,
-	}}, nil
+	return in, err
 }
 
 // parse reads the graphs of a body, with their names, and enforces the

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"sync"
 
+	"wkpi-web/core/explain"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
@@ -34,6 +36,11 @@ type predictor struct {
 	// j, and fs = f(vals): a graph's pixel meets every support image's
 	// in one contiguous row. tot[j] is image j's divergence from zero.
 	vals, fs, tot []float64
+
+	// The explainer, built on the first explanation asked for.
+	explainOnce sync.Once
+	explain     *explain.Explainer
+	explainErr  error
 }
 
 // sparseImage is a graph's image: its non-zero pixels idx, their values
@@ -167,4 +174,23 @@ func (p *predictor) predict(g *graph.Graph) (predicted, error) {
 		}
 	}
 	return predicted{class: m.SVM.Predict(k), decision: m.SVM.Decision(k), points: len(features.AllPoints(ds, m.Features))}, nil
+}
+
+// explainer returns an explainer of the model, built once: it needs the
+// support images image-major, rebuilt from the predictor's layout (the
+// model's copy is dropped at load to save memory predictions never use).
+func (p *predictor) explainer() (*explain.Explainer, error) {
+	p.explainOnce.Do(func() {
+		m := *p.m
+		m.Support = make([][]float64, p.n)
+		for j := range m.Support {
+			img := make([]float64, len(p.w))
+			for s := range img {
+				img[s] = p.vals[s*p.n+j]
+			}
+			m.Support[j] = img
+		}
+		p.explain, p.explainErr = explain.New(&m, explain.DefaultOptions())
+	})
+	return p.explain, p.explainErr
 }
