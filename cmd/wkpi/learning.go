@@ -52,12 +52,16 @@ func evalFlags(stderr io.Writer) (*settingsFlags, *evalOwn) {
 	return c, &own
 }
 
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c, own := evalFlags(stderr)
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	shard, err := shardFor(own.shard, c.out)
 	if err != nil {
 		return err
@@ -299,7 +303,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 	return json.NewEncoder(stdout).Encode(line)
 }
 
-func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newSettingsFlags("train", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "seed")
 	c.examples = []string{
 		"wkpi train -data data/MUTAG -out mutag-model.json",
@@ -309,6 +313,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	if c.out == "" {
 		return fmt.Errorf("-out model.json is required")
 	}
