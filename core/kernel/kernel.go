@@ -73,16 +73,11 @@ func (k Kernel) pixelFunc() func(d float64) float64 {
 func WKPITerm(x float64) float64 {
 	// Above 40, e^-x is below half an ulp of 2: the result is 2 (a NaN
 	// stays NaN through r).
-	x = min(x, 40)
-	const (
-		inv  = 64 / math.Ln2
-		ln2h = 6.93147180369123816490e-01 / 64 // low 21 bits zero: k*ln2h is exact
-		ln2l = 1.90821492927058770002e-10 / 64
-	)
-	k := int(x*inv + 0.5)
+	x = min(x, termMax)
+	k := int(x*termInv + 0.5)
 	kf := float64(k)
 	// r = k ln2/64 - x; the subtraction is exact (Sterbenz) for k >= 1.
-	r := (kf*ln2h - x) + kf*ln2l
+	r := (kf*termLn2h - x) + kf*termLn2l
 	// Horner's scheme. (Estrin's, 10 % faster, rounds differently
 	// enough to move a learned NCI1 fold by one test graph.)
 	q := r * (1 + r*(1./2+r*(1./6+r*(1./24+r*(1./120+r*(1./720))))))
@@ -235,6 +230,7 @@ type row struct {
 	// into the interleaved weights) and their corrections.
 	at []int32
 	g  []float64
+	x  []float64
 }
 
 // set makes a the row's image.
@@ -291,37 +287,46 @@ func (fam Family) pass() pass {
 // the two images gives the same bits.
 func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	img, rf := r.a.img, r.f
-	at, gs := r.at[:0], r.g[:0]
+	// Room for every common pixel: at most b's support.
+	if len(r.at) < len(b.idx) {
+		r.at, r.g, r.x = make([]int32, len(b.idx)), make([]float64, len(b.idx)), make([]float64, len(b.idx))
+	}
+	at, gs, xs := r.at[:len(b.idx)], r.g[:len(b.idx)], r.x[:len(b.idx)]
+	bval, bf := b.val, b.f
 	// The common pixels, in ascending order, from the AND of the two
 	// support bitmaps (testing every pixel of b's support instead
 	// mispredicts a branch at a third of them); b's n-th support pixel
-	// is found by its rank.
+	// is found by its rank. For WKPI the pixel terms are computed after,
+	// all at once (SubTerms: four at a time where the CPU can).
 	abits := r.a.bits[:len(b.bits)]
+	e := 0
 	for q, bw := range b.bits {
 		for m := bw & abits[q]; m != 0; m &= m - 1 {
 			t := bits.TrailingZeros64(m)
-			s := int32(q*64 + t)
-			n := b.rank[q] + int32(bits.OnesCount64(bw&(1<<t-1)))
-			diff := img[s] - b.val[n]
-			var fv float64
+			s := q*64 + t
+			n := int(b.rank[q]) + bits.OnesCount64(bw&(1<<t-1))
+			diff := img[s] - bval[n]
+			at[e] = int32(s * p.k)
 			if p.wkpi {
-				// A direct call, not one through the func value f.
-				fv = WKPITerm(diff * diff * p.c)
+				xs[e] = diff * diff * p.c
+				gs[e] = rf[s] + bf[n]
 			} else {
-				fv = p.f(diff)
+				gs[e] = rf[s] + bf[n] - p.f(diff)
 			}
-			at = append(at, s*int32(p.k))
-			gs = append(gs, rf[s]+b.f[n]-fv)
+			e++
 		}
 	}
-	r.at, r.g = at, gs
+	at, gs, xs = at[:e], gs[:e], xs[:e]
+	if p.wkpi {
+		SubTerms(gs, xs)
+	}
 	// Then the weighted sums, four kernels at a time in registers (then
 	// two, then one; each still summed over the common pixels in
 	// ascending order): with many kernels (Splits) sums kept in memory
 	// cost more than the exps.
 	d = d[:p.k]
 	w := p.w
-	k := 0
+	k := sums4Vector(d, w, at, gs, p.k)
 	for ; k+4 <= p.k; k += 4 {
 		var d0, d1, d2, d3 float64
 		for e, o := range at {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -45,12 +46,17 @@ func (p *PairSums) blockPair(b1, b2 int) int {
 // image i (folds may be nil for a single fold).
 func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, prog progress.Func) (*PairSums, error) {
 	n := len(images)
+	if err := checkImages(images, labels, sigma, 0, n); err != nil {
+		return nil, err
+	}
+	// One sparse copy for all workers.
+	sp := sparseOf(images, sigma)
 	b := kernel.BalancedSplit(n, kernel.Parts(n))
 	parts := make([]*PairSums, len(b)-1)
 	tick := prog.Counter("pair sums", n)
 	err := kernel.Parallel(len(parts), func(p int) error {
 		var err error
-		parts[p], err = NewPairSumsRows(ctx, images, labels, folds, nFolds, sigma, b[p], b[p+1], func(string, int, int) { tick() })
+		parts[p], err = sp.rows(ctx, images, labels, folds, nFolds, sigma, b[p], b[p+1], func(string, int, int) { tick() })
 		return err
 	})
 	if err != nil {
@@ -68,41 +74,54 @@ func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, n
 // j > i, so that workers given disjoint row ranges (kernel.BalancedSplit)
 // produce partial sums to merge with Add.
 func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+	if err := checkImages(images, labels, sigma, i0, i1); err != nil {
+		return nil, err
+	}
+	return sparseOf(images, sigma).rows(ctx, images, labels, folds, nFolds, sigma, i0, i1, prog)
+}
+
+// checkImages checks a pass's images, labels, sigma and row range.
+func checkImages(images [][]float64, labels []int, sigma float64, i0, i1 int) error {
 	n := len(images)
 	if n == 0 {
-		return nil, fmt.Errorf("learn: no images")
+		return fmt.Errorf("learn: no images")
 	}
 	if len(labels) != n {
-		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), n)
+		return fmt.Errorf("learn: %d labels for %d images", len(labels), n)
 	}
 	if !(sigma > 0) || math.IsInf(sigma, 0) {
-		return nil, fmt.Errorf("learn: sigma %g must be positive and finite", sigma)
+		return fmt.Errorf("learn: sigma %g must be positive and finite", sigma)
 	}
 	if i0 < 0 || i1 > n || i0 > i1 {
-		return nil, fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
+		return fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
 	}
 	N := len(images[0])
 	for i, img := range images {
 		if len(img) != N {
-			return nil, fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
+			return fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
 		}
 	}
-	p, folds, err := newPairSums(labels, folds, nFolds, N)
-	if err != nil {
-		return nil, err
-	}
-	k := p.Classes
+	return nil
+}
 
+// sparseImages are a pass's images reduced to their non-zero pixels:
+// image i's pixels idx[i], their values val[i] (reading them from the
+// dense image would fetch most of its cache lines for every pair, the
+// pass's bottleneck on thousands of images) and m0[i], M against an exact
+// zero; and its support as a bitmap (bit s%64 of bits[i][s/64]) with
+// rank[i][q], the support pixels in words before q, so that a pair's
+// common pixels are found by ANDing two bitmaps.
+type sparseImages struct {
+	idx     [][]int32
+	val, m0 [][]float64
+	bits    [][]uint64
+	rank    [][]int32
+}
+
+func sparseOf(images [][]float64, sigma float64) *sparseImages {
+	n := len(images)
 	c := 1 / (2 * sigma * sigma)
-	m := func(d float64) float64 { return kernel.WKPITerm(d * d * c) }
-	// Non-zero pixels and their M against an exact zero, per image: pixels
-	// where both images are 0 have M = 0 and are skipped.
-	// Their values too: reading them from the dense image would fetch
-	// most of its cache lines for every pair, the pass's bottleneck on
-	// thousands of images.
-	idx := make([][]int32, n)
-	val := make([][]float64, n)
-	m0 := make([][]float64, n)
+	sp := &sparseImages{idx: make([][]int32, n), val: make([][]float64, n), m0: make([][]float64, n), bits: make([][]uint64, n), rank: make([][]int32, n)}
 	for i, img := range images {
 		nnz := 0
 		for _, v := range img {
@@ -110,24 +129,46 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 				nnz++
 			}
 		}
-		// Exact sizes: append's spare capacity would cost every
-		// worker a third more memory on thousands of images.
-		idx[i], val[i], m0[i] = make([]int32, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
+		// Exact sizes: append's spare capacity would cost a third more
+		// memory on thousands of images.
+		words := (len(img) + 63) / 64
+		idx, val, m0 := make([]int32, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
+		bw, rank := make([]uint64, words), make([]int32, words)
 		for s, v := range img {
 			if v != 0 {
-				idx[i] = append(idx[i], int32(s))
-				val[i] = append(val[i], v)
-				m0[i] = append(m0[i], m(v))
+				idx = append(idx, int32(s))
+				val = append(val, v)
+				m0 = append(m0, kernel.WKPITerm(v*v*c))
+				bw[s/64] |= 1 << (s % 64)
 			}
 		}
+		for q := 1; q < words; q++ {
+			rank[q] = rank[q-1] + int32(bits.OnesCount64(bw[q-1]))
+		}
+		sp.idx[i], sp.val[i], sp.m0[i], sp.bits[i], sp.rank[i] = idx, val, m0, bw, rank
 	}
+	return sp
+}
+
+// rows is NewPairSumsRows on the sparse images sp of images.
+func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+	n := len(images)
+	N := len(images[0])
+	p, folds, err := newPairSums(labels, folds, nFolds, N)
+	if err != nil {
+		return nil, err
+	}
+	k := p.Classes
+	c := 1 / (2 * sigma * sigma)
+	idx, val, m0 := sp.idx, sp.val, sp.m0
 	// A pair (i, j) adds M_ij(s) = m0_i(s) + m0_j(s) - (m0_i(s) + m0_j(s) -
 	// M(I_i(s) - I_j(s))), the last term only where both are non-zero. So
 	// row i adds, to each block pair (i's block, beta), the count of later
 	// images in beta times m0_i and the sum of their m0 (kept per block as
-	// rows go from last to first), then sweeps each later image's support
-	// for the common pixels: one pass over one support per pair, an exp only
-	// where both differ from zero.
+	// rows go from last to first), then finds its common pixels with each
+	// later image (the AND of their support bitmaps, in ascending order)
+	// and subtracts there the correction, whose Ms are computed together
+	// (kernel.SubTerms): an exp only where both differ from zero.
 	block := func(j int) int { return folds[j]*k + labels[j] }
 	later := make([][]float64, p.blocks()) // sum of m0_j over j > i, per block
 	count := make([]int, p.blocks())
@@ -145,6 +186,9 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 		addLater(j)
 	}
 	rowM0 := make([]float64, N) // m0_i spread over all pixels
+	// Scratch of a pair's common pixels: their index, correction and x.
+	var at []int32
+	var gs, xs []float64
 	for i := i1 - 1; i >= i0; i-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -164,13 +208,27 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 				sum[s] += float64(cnt) * m0[i][q]
 			}
 		}
+		abits := sp.bits[i]
 		for j := i + 1; j < n; j++ {
 			sum := p.Blocks[p.blockPair(bi, block(j))]
-			vj, mj := val[j], m0[j]
-			for q, s := range idx[j] {
-				if av := a[s]; av != 0 {
-					sum[s] -= rowM0[s] + mj[q] - m(av-vj[q])
+			vj, mj, bj, rj := val[j], m0[j], sp.bits[j], sp.rank[j]
+			if len(at) < len(vj) {
+				at, gs, xs = make([]int32, len(vj)), make([]float64, len(vj)), make([]float64, len(vj))
+			}
+			e := 0
+			for q, bw := range bj {
+				for m := bw & abits[q]; m != 0; m &= m - 1 {
+					t := bits.TrailingZeros64(m)
+					s := q*64 + t
+					n := int(rj[q]) + bits.OnesCount64(bw&(1<<t-1))
+					d := a[s] - vj[n]
+					at[e], gs[e], xs[e] = int32(s), rowM0[s]+mj[n], d*d*c
+					e++
 				}
+			}
+			kernel.SubTerms(gs[:e], xs[:e])
+			for e, s := range at[:e] {
+				sum[s] -= gs[e]
 			}
 		}
 		for _, s := range idx[i] {
