@@ -92,7 +92,7 @@ func (p *pass) divergencesOracle(r *row, b *sparse, d []float64) {
 			gs = append(gs, rf[s]+b.f[n]-fv)
 		}
 	}
-		// Then the weighted sums, four kernels at a time in registers (then
+	// Then the weighted sums, four kernels at a time in registers (then
 	// two, then one; each still summed over the common pixels in
 	// ascending order): with many kernels (Splits) sums kept in memory
 	// cost more than the exps.
@@ -132,4 +132,3 @@ func (p *pass) divergencesOracle(r *row, b *sparse, d []float64) {
 		d[k] = max(0, r.a.tot[k]+b.tot[k]-d[k])
 	}
 }
-

@@ -231,6 +231,10 @@ type row struct {
 	at []int32
 	g  []float64
 	x  []float64
+	// px, when the pass keeps them, are the common pixels themselves;
+	// common is how many the last divergences found.
+	px     []int32
+	common int
 }
 
 // set makes a the row's image.
@@ -260,6 +264,9 @@ type pass struct {
 	c    float64
 	f    func(float64) float64
 	wkpi bool
+	// keepPix has divergences keep the common pixels in row.px (for a
+	// PairVisitor).
+	keepPix bool
 }
 
 func (fam Family) pass() pass {
@@ -291,6 +298,9 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	if len(r.at) < len(b.idx) {
 		r.at, r.g, r.x = make([]int32, len(b.idx)), make([]float64, len(b.idx)), make([]float64, len(b.idx))
 	}
+	if p.keepPix && len(r.px) < len(b.idx) {
+		r.px = make([]int32, len(b.idx))
+	}
 	at, gs, xs := r.at[:len(b.idx)], r.g[:len(b.idx)], r.x[:len(b.idx)]
 	bval, bf := b.val, b.f
 	// The common pixels, in ascending order, from the AND of the two
@@ -307,6 +317,9 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 			n := int(b.rank[q]) + bits.OnesCount64(bw&(1<<t-1))
 			diff := img[s] - bval[n]
 			at[e] = int32(s * p.k)
+			if p.keepPix {
+				r.px[e] = int32(s)
+			}
 			if p.wkpi {
 				xs[e] = diff * diff * p.c
 				gs[e] = rf[s] + bf[n]
@@ -317,6 +330,7 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 		}
 	}
 	at, gs, xs = at[:e], gs[:e], xs[:e]
+	r.common = e
 	if p.wkpi {
 		SubTerms(gs, xs)
 	}

@@ -153,39 +153,15 @@ func sparseOf(images [][]float64, sigma float64) *sparseImages {
 // rows is NewPairSumsRows on the sparse images sp of images.
 func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
 	n := len(images)
-	N := len(images[0])
-	p, folds, err := newPairSums(labels, folds, nFolds, N)
+	part, err := newSumsPart(labels, folds, nFolds, len(images[0]))
 	if err != nil {
 		return nil, err
 	}
-	k := p.Classes
 	c := 1 / (2 * sigma * sigma)
-	idx, val, m0 := sp.idx, sp.val, sp.m0
-	// A pair (i, j) adds M_ij(s) = m0_i(s) + m0_j(s) - (m0_i(s) + m0_j(s) -
-	// M(I_i(s) - I_j(s))), the last term only where both are non-zero. So
-	// row i adds, to each block pair (i's block, beta), the count of later
-	// images in beta times m0_i and the sum of their m0 (kept per block as
-	// rows go from last to first), then finds its common pixels with each
-	// later image (the AND of their support bitmaps, in ascending order)
-	// and subtracts there the correction, whose Ms are computed together
-	// (kernel.SubTerms): an exp only where both differ from zero.
-	block := func(j int) int { return folds[j]*k + labels[j] }
-	later := make([][]float64, p.blocks()) // sum of m0_j over j > i, per block
-	count := make([]int, p.blocks())
-	addLater := func(j int) {
-		b := block(j)
-		if later[b] == nil {
-			later[b] = make([]float64, N)
-		}
-		for q, s := range idx[j] {
-			later[b][s] += m0[j][q]
-		}
-		count[b]++
-	}
+	val := sp.val
 	for j := i1; j < n; j++ {
-		addLater(j)
+		part.addLater(j, sp.idx[j], sp.m0[j])
 	}
-	rowM0 := make([]float64, N) // m0_i spread over all pixels
 	// Scratch of a pair's common pixels: their index, correction and x.
 	var at []int32
 	var gs, xs []float64
@@ -194,24 +170,10 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 			return nil, err
 		}
 		a := images[i]
-		bi := block(i)
-		for q, s := range idx[i] {
-			rowM0[s] = m0[i][q]
-		}
-		for b, cnt := range count {
-			if cnt == 0 {
-				continue
-			}
-			sum := p.Blocks[p.blockPair(bi, b)]
-			floats.Add(sum, later[b])
-			for q, s := range idx[i] {
-				sum[s] += float64(cnt) * m0[i][q]
-			}
-		}
-		abits := sp.bits[i]
+		part.row(i, sp.idx[i], sp.m0[i])
+		abits, rowM0 := sp.bits[i], part.rowM0
 		for j := i + 1; j < n; j++ {
-			sum := p.Blocks[p.blockPair(bi, block(j))]
-			vj, mj, bj, rj := val[j], m0[j], sp.bits[j], sp.rank[j]
+			vj, mj, bj, rj := val[j], sp.m0[j], sp.bits[j], sp.rank[j]
 			if len(at) < len(vj) {
 				at, gs, xs = make([]int32, len(vj)), make([]float64, len(vj)), make([]float64, len(vj))
 			}
@@ -227,17 +189,91 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 				}
 			}
 			kernel.SubTerms(gs[:e], xs[:e])
-			for e, s := range at[:e] {
-				sum[s] -= gs[e]
-			}
+			part.pair(j, at[:e], gs[:e])
 		}
-		for _, s := range idx[i] {
-			rowM0[s] = 0
-		}
-		addLater(i)
+		part.rowDone(i, sp.idx[i], sp.m0[i])
 		prog.Report("pair sums", i1-i, i1-i0)
 	}
-	return p, nil
+	return part.p, nil
+}
+
+// sumsPart accumulates the pair sums of a range of rows [i0, i1): the
+// pairs (i, j), i0 <= i < i1, j > i. A pair adds M_ij(s) = m0_i(s) +
+// m0_j(s) - (m0_i(s) + m0_j(s) - M(I_i(s) - I_j(s))), the last term, the
+// correction, only where both are non-zero. So row i adds, to each block
+// pair (i's block, beta), the count of later images in beta times m0_i
+// and the sum of their m0 (kept per block as rows go from last to first:
+// addLater for every j >= i1 first, then rowDone after each row), then
+// subtracts each later image's correction at their common pixels (pair,
+// in order of j). The sums are then the same bits however the
+// corrections were computed (NewPairSumsRows, or a kernel pass that
+// computes them anyway: SumsVisitor).
+type sumsPart struct {
+	p     *PairSums
+	block func(j int) int
+	later [][]float64 // sum of m0_j over j > i, per block
+	count []int
+	rowM0 []float64 // m0_i spread over all pixels
+	bi    int       // the current row's block
+}
+
+func newSumsPart(labels, folds []int, nFolds, N int) (*sumsPart, error) {
+	p, folds, err := newPairSums(labels, folds, nFolds, N)
+	if err != nil {
+		return nil, err
+	}
+	part := &sumsPart{p: p, later: make([][]float64, p.blocks()), count: make([]int, p.blocks()), rowM0: make([]float64, N)}
+	part.block = func(j int) int { return folds[j]*p.Classes + labels[j] }
+	return part, nil
+}
+
+// addLater counts image j (support idx, m0 there) among the later ones.
+func (part *sumsPart) addLater(j int, idx []int32, m0 []float64) {
+	b := part.block(j)
+	if part.later[b] == nil {
+		part.later[b] = make([]float64, part.p.Pixels)
+	}
+	for q, s := range idx {
+		part.later[b][s] += m0[q]
+	}
+	part.count[b]++
+}
+
+// row starts row i: the terms of its pairs with every later image
+// against zero.
+func (part *sumsPart) row(i int, idx []int32, m0 []float64) {
+	p := part.p
+	part.bi = part.block(i)
+	for q, s := range idx {
+		part.rowM0[s] = m0[q]
+	}
+	for b, cnt := range part.count {
+		if cnt == 0 {
+			continue
+		}
+		sum := p.Blocks[p.blockPair(part.bi, b)]
+		floats.Add(sum, part.later[b])
+		for q, s := range idx {
+			sum[s] += float64(cnt) * m0[q]
+		}
+	}
+}
+
+// pair subtracts the correction g[e] at pixel pix[e] of the current row's
+// pair with image j.
+func (part *sumsPart) pair(j int, pix []int32, g []float64) {
+	sum := part.p.Blocks[part.p.blockPair(part.bi, part.block(j))]
+	for e, s := range pix {
+		sum[s] -= g[e]
+	}
+}
+
+// rowDone ends row i, which then counts among the later images.
+func (part *sumsPart) rowDone(i int, idx []int32, m0 []float64) {
+	for _, s := range idx {
+		part.rowM0[s] = 0
+	}
+	part.addLater(i, idx, m0)
 }
 
 // newPairSums checks labels and folds (nil: one fold) and allocates
@@ -348,4 +384,78 @@ func (p *PairSums) Training(excludeFold int) (a, b [][]float64) {
 		}
 	}
 	return a, b
+}
+
+// SumsVisitor accumulates the pair sums of n images from a kernel pass
+// that computes every pair's pixel terms anyway (kernel.SplitsVisit with
+// a WKPI kernel of the sums' sigma), so that the sums cost no pass of
+// their own: a cross-validation computes its folds' unlearned kernels in
+// the pass that makes its pair sums. The sums have the bits of
+// NewPairSums's (TestSumsVisitorBits).
+type SumsVisitor struct {
+	n      int
+	labels []int
+	folds  []int
+	nFolds int
+	pixels int
+	parts  []*sumsPart
+	// support[p] is part p's view of the pass's sparse images.
+	support []func(j int) ([]int32, []float64)
+}
+
+// NewSumsVisitor prepares the sums of n images of the given pixels,
+// labels and folds (as NewPairSums takes them) for kernel.SplitsVisit
+// over those images.
+func NewSumsVisitor(n, pixels int, labels, folds []int, nFolds int) (*SumsVisitor, error) {
+	if n == 0 || len(labels) != n {
+		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), n)
+	}
+	if _, _, err := newPairSums(labels, folds, nFolds, 0); err != nil {
+		return nil, err
+	}
+	parts := len(kernel.BalancedSplit(n, kernel.Parts(n))) - 1
+	return &SumsVisitor{n: n, labels: labels, folds: folds, nFolds: nFolds, pixels: pixels, parts: make([]*sumsPart, parts), support: make([]func(int) ([]int32, []float64), parts)}, nil
+}
+
+// Start implements kernel.PairVisitor.
+func (v *SumsVisitor) Start(p, i0, i1 int, support func(j int) ([]int32, []float64)) {
+	part, err := newSumsPart(v.labels, v.folds, v.nFolds, v.pixels)
+	if err != nil {
+		panic(err) // checked by NewSumsVisitor
+	}
+	v.parts[p], v.support[p] = part, support
+	for j := i1; j < v.n; j++ {
+		idx, m0 := support(j)
+		part.addLater(j, idx, m0)
+	}
+}
+
+// Row implements kernel.PairVisitor.
+func (v *SumsVisitor) Row(p, i int) {
+	idx, m0 := v.support[p](i)
+	v.parts[p].row(i, idx, m0)
+}
+
+// Pair implements kernel.PairVisitor.
+func (v *SumsVisitor) Pair(p, i, j int, pix []int32, g []float64) { v.parts[p].pair(j, pix, g) }
+
+// RowDone implements kernel.PairVisitor.
+func (v *SumsVisitor) RowDone(p, i int) {
+	idx, m0 := v.support[p](i)
+	v.parts[p].rowDone(i, idx, m0)
+}
+
+// Sums are the pair sums of the pass, once it is over.
+func (v *SumsVisitor) Sums() (*PairSums, error) {
+	for p, part := range v.parts {
+		if part == nil {
+			return nil, fmt.Errorf("learn: part %d of the pair sums was not visited", p)
+		}
+	}
+	for _, q := range v.parts[1:] {
+		if err := v.parts[0].p.Add(q.p); err != nil {
+			return nil, err
+		}
+	}
+	return v.parts[0].p, nil
 }

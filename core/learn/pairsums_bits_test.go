@@ -203,3 +203,92 @@ func pairSumsSweep(ctx context.Context, images [][]float64, labels, folds []int,
 	}
 	return p, nil
 }
+
+// TestSumsVisitorBits: pair sums accumulated from a kernel pass
+// (kernel.SplitsVisit with a SumsVisitor) have the bits of NewPairSums's,
+// with and without kernels to compute in the same pass, and the pass's
+// kernels are those of a pass without the visitor, bit for bit.
+func TestSumsVisitorBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const n, N = 41, 130
+	images := make([][]float64, n)
+	labels, folds := make([]int, n), make([]int, n)
+	for i := range images {
+		images[i] = make([]float64, N)
+		density := r.Float64()
+		for s := range images[i] {
+			if r.Float64() < density {
+				images[i][s] = math.Abs(r.NormFloat64()) * math.Pow(10, -r.Float64()*3)
+			}
+		}
+		labels[i], folds[i] = r.IntN(2), i%5
+	}
+	weights := func() []float64 {
+		w := make([]float64, N)
+		for s := range w {
+			w[s] = r.Float64()
+		}
+		return w
+	}
+	var splits []kernel.Split
+	for f := range 3 {
+		var train, test []int
+		for i := range n {
+			if folds[i] == f {
+				test = append(test, i)
+			} else {
+				train = append(train, i)
+			}
+		}
+		splits = append(splits, kernel.Split{Weights: [][]float64{weights()}, Train: train, Test: test})
+	}
+	const sigma = 0.2
+	want, err := NewPairSums(context.Background(), images, labels, folds, 5, sigma, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := kernel.Splits(context.Background(), images, sigma, kernel.WKPI, splits, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range [][]kernel.Split{nil, splits} {
+		v, err := NewSumsVisitor(n, N, labels, folds, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := kernel.SplitsVisit(context.Background(), images, sigma, kernel.WKPI, sp, nil, v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := v.Sums()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for bp := range want.Blocks {
+			for s := range want.Blocks[bp] {
+				if g, w := got.Blocks[bp][s], want.Blocks[bp][s]; math.Float64bits(g) != math.Float64bits(w) {
+					t.Fatalf("%d splits: block pair %d pixel %d: %v, want %v", len(sp), bp, s, g, w)
+				}
+			}
+		}
+		for q := range out {
+			for k := range out[q].Gram {
+				for e, x := range out[q].Gram[k].Data {
+					if math.Float32bits(x) != math.Float32bits(plain[q].Gram[k].Data[e]) {
+						t.Fatalf("split %d: Gram entry %d differs with the visitor", q, e)
+					}
+				}
+				for i, row := range out[q].Cross[k] {
+					for j, x := range row {
+						if math.Float64bits(x) != math.Float64bits(plain[q].Cross[k][i][j]) {
+							t.Fatalf("split %d: cross entry (%d, %d) differs with the visitor", q, i, j)
+						}
+					}
+				}
+			}
+		}
+	}
+	if _, err := NewSumsVisitor(n, N, labels[:3], folds, 5); err == nil {
+		t.Error("3 labels for 41 images: no error")
+	}
+}
