@@ -77,7 +77,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		return err
 	}
 	cfg := u.Config
-	var sizeAware eval.Candidate // built once, on the first run that needs it
+	// The size-aware candidate, built on the first run that needs it and
+	// kept for the next repeats; with one repeat it is not kept, so that
+	// its images (NCI1: 0.3 GB) go once no fold chose them.
+	var sizeAware eval.Candidate
 
 	prog := progressFor(c.progress, stderr)
 	var w *eval.WKPI
@@ -98,12 +101,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		run := func(w *eval.WKPI, plan eval.Plan) (eval.Report, error) {
 			switch u.Spec.Protocol() {
 			case "auto":
-				if sizeAware.W == nil {
-					if sizeAware, err = eval.SizeAware(w, cfg); err != nil {
+				sa := sizeAware
+				if sa.W == nil {
+					if sa, err = eval.SizeAware(w, cfg); err != nil {
 						return eval.Report{}, err
 					}
+					if u.Spec.Repeats > 1 {
+						sizeAware = sa
+					}
 				}
-				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, plan, eval.ChoiceOptions{}, prog)
+				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sa}, plan, eval.ChoiceOptions{}, prog)
 			case "cost":
 				return w.SelectByCost(ctx, cfg, u.Grid, plan, prog)
 			case "nested":

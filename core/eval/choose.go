@@ -191,7 +191,7 @@ func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, firs
 // innerAccuracies scores a kernel matrix over the graphs sample by CV
 // over its positions sub, split into nFolds by folds.
 func (c Candidate) innerAccuracies(ctx context.Context, gram [][]float64, sample, sub, folds []int, nFolds int) ([]float64, error) {
-	accs, err := innerScores(ctx, gram, func(v float64) float64 { return v }, c.W.truth(sample), sub, folds, nFolds, []float64{c.Config.C})
+	accs, err := innerScores(ctx, gram, c.W.truth(sample), sub, folds, nFolds, []float64{c.Config.C})
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	}
 	// Every running fold's choice at once, from one sample of all graphs
 	// (chooseAll), so that a fold chooses alike in any job of a split run.
-	labels := cands[0].W.Labels
+	labels, classes := cands[0].W.Labels, cands[0].W.Classes
 	folds, err := plan.split(labels)
 	if err != nil {
 		return Report{}, err
@@ -235,10 +235,27 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	if err != nil {
 		return Report{}, err
 	}
+	// From here on only the chosen candidates are kept: a feature set no
+	// fold chose (NCI1's size-aware images, 0.3 GB) can go before the
+	// folds' kernels need the memory, if the caller keeps no reference.
+	chosen, configs := make([]*WKPI, len(cands)), make([]Config, len(cands))
+	for i, c := range cands {
+		configs[i] = c.Config
+	}
+	for _, ch := range chs {
+		chosen[ch.Chosen] = cands[ch.Chosen].W
+	}
+	clear(index)
+	for i, w := range chosen {
+		if w != nil {
+			index[w] = i
+		}
+	}
+	cands = nil
 	prepare := func(tr []int) (*WKPI, error) {
 		for i, r := range running {
 			if slices.Equal(r, tr) {
-				return cands[chs[i].Chosen].W, nil
+				return chosen[chs[i].Chosen], nil
 			}
 		}
 		return nil, errors.New("eval: a training set the choice did not see")
@@ -248,13 +265,13 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 		if on := p.OnFold; on != nil {
 			p.OnFold = func(f Fold) { f.Candidate = i; on(f) }
 		}
-		rep, err := w.CrossValidate(ctx, cands[i].Config, p, prog)
+		rep, err := w.CrossValidate(ctx, configs[i], p, prog)
 		for k := range rep.Folds {
 			rep.Folds[k].Candidate = i
 		}
 		return rep, err
 	}
-	rep, err := ByTrainingFolds(ctx, labels, cands[0].W.Classes, plan, prepare, run)
+	rep, err := ByTrainingFolds(ctx, labels, classes, plan, prepare, run)
 	rep.Protocol = "auto"
 	return rep, err
 }

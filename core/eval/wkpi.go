@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -84,6 +85,9 @@ type WKPI struct {
 	// (DefaultMaxTableBytes; 0 or less computes every pair directly).
 	MaxTableBytes int64
 	tables        map[float64]*kernel.Table
+	// generalPath has CrossValidate take the general path (run) where it
+	// would take crossValidatePasses: for tests that compare the two.
+	generalPath bool
 }
 
 // NewWKPI prepares a dataset's features for evaluation.
@@ -142,18 +146,35 @@ type kernelSet struct {
 	train, test []int
 	gram, cross [][][]float64 // per weight function
 	// packed, when gram is nil, holds the Gram matrices packed (from
-	// kernel.Splits); gramOf unpacks one at a time into full.
-	packed []blas32.SymmetricPacked
-	full   *[][]float64
+	// kernel.Splits); unpack unpacks one at a time into scratch.
+	packed  []blas32.SymmetricPacked
+	scratch *svmScratch
 }
 
-// gramOf is weight function i's Gram matrix.
-func (ks *kernelSet) gramOf(i int) [][]float64 {
-	if ks.gram != nil {
-		return ks.gram[i]
+// svmScratch is memory that the SVMs of successive folds reuse: the
+// unpacked Gram matrix, float32 as the pass keeps it (an SVM trains on
+// it as on its float64 copy: svm.Element), and the SVM choice's
+// Gaussian forms of it.
+type svmScratch struct {
+	full  [][]float32
+	gauss [][]float64
+}
+
+// unpack is weight function i's packed Gram matrix, unpacked.
+func (ks *kernelSet) unpack(i int) [][]float32 {
+	g := ks.packed[i]
+	full := slices.Grow(ks.scratch.full[:0], g.N)[:g.N]
+	for r := range full {
+		full[r] = slices.Grow(full[r][:0], g.N)[:g.N]
 	}
-	*ks.full = kernel.Full(ks.packed[i], *ks.full)
-	return *ks.full
+	for r := range g.N {
+		start := r*g.N - r*(r-1)/2 // row r's diagonal in blas.Upper packing
+		for j, v := range g.Data[start : start+g.N-r] {
+			full[r][r+j], full[r+j][r] = v, v
+		}
+	}
+	ks.scratch.full = full
+	return full
 }
 
 // weights are the pixel weights of the SVM kernels of mixes; scales[i],
@@ -191,7 +212,13 @@ func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kerne
 
 // svm trains the SVM with C on weight function i's Gram matrix.
 func (w *WKPI) svm(ctx context.Context, ks *kernelSet, i int, c float64) (*svm.Model, error) {
-	m, err := svm.Train(ctx, ks.gramOf(i), w.truth(ks.train), svm.Options{C: c})
+	var m *svm.Model
+	var err error
+	if ks.gram != nil {
+		m, err = svm.Train(ctx, ks.gram[i], w.truth(ks.train), svm.Options{C: c})
+	} else {
+		m, err = svm.TrainOn(ctx, ks.unpack(i), nil, w.truth(ks.train), svm.Options{C: c})
+	}
 	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 		return nil, err
 	}
@@ -390,6 +417,11 @@ func (p Plan) runs(f int) bool {
 
 // CrossValidate runs stratified CV with one fixed Config.
 func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
+	if two, err := w.twoPasses(ctx, cfg, prog); err != nil {
+		return Report{}, err
+	} else if two && !w.generalPath {
+		return w.crossValidatePasses(ctx, cfg, plan, prog)
+	}
 	sigmas := []float64{cfg.Sigma}
 	if cfg.Learn.BatchSize > 0 {
 		sigmas = nil // mini-batches make their own sums
@@ -582,7 +614,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 		}
 		if direct, ok := p.(directPairs); ok && base.Nystrom == 0 {
 			var out []kernel.SplitKernels
-			var full [][]float64
+			var scratch svmScratch
 			for a := 0; a < inner; {
 				b := w.group(fits, a, innerTrain)
 				splits := make([]kernel.Split, b-a)
@@ -594,7 +626,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 					return Config{}, 0, err
 				}
 				for q, sp := range splits {
-					ks := &kernelSet{train: sp.Train, test: sp.Test, cross: out[q].Cross, packed: out[q].Gram, full: &full}
+					ks := &kernelSet{train: sp.Train, test: sp.Test, cross: out[q].Cross, packed: out[q].Gram, scratch: &scratch}
 					for mi := range grid.Ms {
 						if err := score(a+q, mi, mi, ks); err != nil {
 							return Config{}, 0, err
