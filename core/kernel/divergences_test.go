@@ -88,7 +88,7 @@ func (p *pass) divergencesOracle(r *row, b *sparse, d []float64) {
 			} else {
 				fv = p.f(diff)
 			}
-			at = append(at, s*int32(p.k))
+			at = append(at, s*int32(p.stride))
 			gs = append(gs, rf[s]+b.f[n]-fv)
 		}
 	}

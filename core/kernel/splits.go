@@ -126,7 +126,6 @@ func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Varia
 	}
 	sp := fam.prepare(images, fam.kernel(0).pixelFunc())
 	ps := fam.pass()
-	ps.keepPix = visit != nil
 	support := func(j int) ([]int32, []float64) { return sp[j].idx, sp[j].f }
 	// value is vector k's kernel value at divergence div.
 	wsum := make([]float64, len(all))
@@ -170,7 +169,7 @@ func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Varia
 				}
 				ps.divergences(&r, &sp[j], d)
 				if visit != nil {
-					visit.Pair(part, i, j, r.px[:r.common], r.g[:r.common])
+					visit.Pair(part, i, j, r.at[:r.common], r.g[:r.common])
 				}
 				for q := range splits {
 					ri, rj := role[q][i], role[q][j]

@@ -1,6 +1,9 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The constants of WKPITerm, shared with the vector version of
 // terms_amd64.s so that both compute with the same bits.
@@ -28,16 +31,51 @@ var (
 // sums run (tests turn it off to compare).
 var useAVX2 = hasAVX2()
 
-// SubTerms sets g[e] -= WKPITerm(x[e]) for every e < len(x) (g at least
-// as long), with the same bits as that loop: four at a time with AVX2
-// where the CPU has it (subTermsVector), the rest one at a time. A pass
-// over pairs of images collects a pair's common pixels first, then
-// computes their terms here (core/learn's pair sums too).
-// TestSubTermsBits checks the two against each other bit for bit.
-func SubTerms(g, x []float64) {
-	g = g[:len(x)]
-	done := subTermsVector(g, x)
-	for e := done; e < len(x); e++ {
-		g[e] -= WKPITerm(x[e])
+// SubTerms sets g[e] -= WKPITerm(d[e]*d[e]*c) for every e < len(d) (g at
+// least as long), with the same bits as that loop: four at a time with
+// AVX2 where the CPU has it (subTermsVector), the rest one at a time. A
+// pass over pairs of images collects a pair's common pixels first (the
+// images' differences d there), then computes their terms here (core/learn's
+// pair sums too). TestSubTermsBits checks the two against each other bit
+// for bit.
+func SubTerms(g, d []float64, c float64) {
+	g = g[:len(d)]
+	done := subTermsVector(g, d, c)
+	for e := done; e < len(d); e++ {
+		g[e] -= WKPITerm(d[e] * d[e] * c)
 	}
+}
+
+// common finds the pixels where both image a (support bitmap abits) and
+// image b (bitmap bbits, with brank[q] its support pixels in words
+// before q, and values bval and f(bval) bf there) are non-zero, in
+// ascending order: for each, at[e] = s, diff[e] = img[s] - bval[n] and
+// g[e] = rf[s] + bf[n], with img and rf a's values and f over all pixels
+// and n the rank of s in b's support; it returns how many. at, diff and g
+// hold at least b's support. The loop of commonGo, with BMI1 and POPCNT
+// where the CPU has them (commonVector), with the same results
+// (TestCommonMatches).
+func common(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	if len(abits) < len(bbits) || len(brank) < len(bbits) || len(img) != len(rf) || (len(img)+63)/64 != len(bbits) ||
+		len(bf) < len(bval) || len(at) < len(bval) || len(diff) < len(bval) || len(g) < len(bval) {
+		panic("kernel: common: lengths do not match")
+	}
+	if e, ok := commonVector(abits, bbits, brank, img, rf, bval, bf, at, diff, g); ok {
+		return e
+	}
+	return commonGo(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
+}
+
+func commonGo(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	e := 0
+	for q, bw := range bbits {
+		for m := bw & abits[q]; m != 0; m &= m - 1 {
+			t := bits.TrailingZeros64(m)
+			s := q*64 + t
+			n := int(brank[q]) + bits.OnesCount64(bw&(1<<t-1))
+			at[e], diff[e], g[e] = int32(s), img[s]-bval[n], rf[s]+bf[n]
+			e++
+		}
+	}
+	return e
 }

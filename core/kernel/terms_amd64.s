@@ -10,9 +10,9 @@ TEXT ·hasAVX2(SB), NOSPLIT, $0-1
 	MOVL $1, AX
 	MOVL $0, CX
 	CPUID
-	// OSXSAVE (bit 27) and AVX (bit 28) of ECX.
-	ANDL $0x18000000, CX
-	CMPL CX, $0x18000000
+	// POPCNT (bit 23), OSXSAVE (bit 27) and AVX (bit 28) of ECX.
+	ANDL $0x18800000, CX
+	CMPL CX, $0x18800000
 	JNE  no
 	// The OS saves the XMM and YMM state: XCR0 bits 1 and 2.
 	MOVL $0, CX
@@ -23,23 +23,25 @@ TEXT ·hasAVX2(SB), NOSPLIT, $0-1
 	MOVL $7, AX
 	MOVL $0, CX
 	CPUID
-	// AVX2: bit 5 of EBX.
-	ANDL $0x20, BX
-	JZ   no
+	// BMI1 (bit 3) and AVX2 (bit 5) of EBX.
+	ANDL $0x28, BX
+	CMPL BX, $0x28
+	JNE  no
 	MOVB $1, ret+0(FP)
 no:
 	RET
 
-// func subTermsAVX2(g, x []float64)
+// func subTermsAVX2(g, d []float64, c float64)
 //
-// g[e] -= WKPITerm(x[e]) four entries at a time, len(x) a multiple of 4,
-// with WKPITerm's operations in its order, each rounded as Go rounds it
-// (a multiply, then an add: no fused multiply-add), so that every entry
-// has the bits of the scalar loop.
-TEXT ·subTermsAVX2(SB), NOSPLIT, $0-48
+// g[e] -= WKPITerm(d[e]*d[e]*c) four entries at a time, len(d) a
+// multiple of 4, with WKPITerm's operations in its order, each rounded
+// as Go rounds it (a multiply, then an add: no fused multiply-add), so
+// that every entry has the bits of the scalar loop.
+TEXT ·subTermsAVX2(SB), NOSPLIT, $0-56
 	MOVQ g_base+0(FP), DI
-	MOVQ x_base+24(FP), SI
-	MOVQ x_len+32(FP), CX
+	MOVQ d_base+24(FP), SI
+	MOVQ d_len+32(FP), CX
+	VBROADCASTSD c+48(FP), Y7
 	SHRQ $2, CX
 	JZ   done
 	LEAQ ·termVecs(SB), DX
@@ -55,7 +57,10 @@ TEXT ·subTermsAVX2(SB), NOSPLIT, $0-48
 	VMOVDQU 16(R8), X8  // 63
 
 loop:
+	// x = d*d*c
 	VMOVUPD (SI), Y0
+	VMULPD Y0, Y0, Y0
+	VMULPD Y7, Y0, Y0
 	// x = min(x, termMax), NaN staying NaN (the second source wins).
 	VMINPD Y0, Y15, Y0
 	// k = int(x*termInv + 0.5), kf = float64(k)
@@ -107,19 +112,20 @@ loop:
 done:
 	RET
 
-// func sums4AVX2(d, w []float64, at []int32, g []float64, groups int)
+// func sums4AVX2(d, w []float64, at []int32, g []float64, stride, groups int)
 //
 // For each of groups (1 to 4) groups of four kernels, d[4j+i] =
-// sum_e w[at[e]+4j+i] * g[e], summed over e in ascending order, each
-// product rounded before its add (as Go computes it) so that every sum
-// has the bits of the scalar loop.
-TEXT ·sums4AVX2(SB), NOSPLIT, $0-104
+// sum_e w[at[e]*stride+4j+i] * g[e], summed over e in ascending order,
+// each product rounded before its add (as Go computes it) so that every
+// sum has the bits of the scalar loop.
+TEXT ·sums4AVX2(SB), NOSPLIT, $0-112
 	MOVQ d_base+0(FP), DI
 	MOVQ w_base+24(FP), SI
 	MOVQ at_base+48(FP), R8
 	MOVQ at_len+56(FP), CX
 	MOVQ g_base+72(FP), R9
-	MOVQ groups+96(FP), AX
+	MOVQ stride+96(FP), R10
+	MOVQ groups+104(FP), AX
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -136,6 +142,7 @@ TEXT ·sums4AVX2(SB), NOSPLIT, $0-104
 
 g4:
 	MOVLQSX (R8)(BX*4), DX
+	IMULQ R10, DX
 	VBROADCASTSD (R9)(BX*8), Y4
 	VMULPD (SI)(DX*8), Y4, Y5
 	VADDPD Y5, Y0, Y0
@@ -152,6 +159,7 @@ g4:
 
 g3:
 	MOVLQSX (R8)(BX*4), DX
+	IMULQ R10, DX
 	VBROADCASTSD (R9)(BX*8), Y4
 	VMULPD (SI)(DX*8), Y4, Y5
 	VADDPD Y5, Y0, Y0
@@ -166,6 +174,7 @@ g3:
 
 g2:
 	MOVLQSX (R8)(BX*4), DX
+	IMULQ R10, DX
 	VBROADCASTSD (R9)(BX*8), Y4
 	VMULPD (SI)(DX*8), Y4, Y5
 	VADDPD Y5, Y0, Y0
@@ -178,6 +187,7 @@ g2:
 
 g1:
 	MOVLQSX (R8)(BX*4), DX
+	IMULQ R10, DX
 	VBROADCASTSD (R9)(BX*8), Y4
 	VMULPD (SI)(DX*8), Y4, Y5
 	VADDPD Y5, Y0, Y0
@@ -199,4 +209,81 @@ store:
 
 end:
 	VZEROUPPER
+	RET
+
+// func commonAVX2(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int
+//
+// commonGo's loop (terms.go) with BMI1 and POPCNT: for every pixel s in
+// both supports, in ascending order, at[e] = s, diff[e] = img[s] - bval[n]
+// and g[e] = rf[s] + bf[n], n the rank of s in b's support; returns how
+// many. The caller checks the lengths.
+TEXT ·commonAVX2(SB), NOSPLIT, $32-248
+	MOVQ abits_base+0(FP), AX
+	MOVQ AX, 0(SP)
+	MOVQ bbits_base+24(FP), AX
+	MOVQ AX, 8(SP)
+	MOVQ brank_base+48(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ bbits_len+32(FP), AX
+	MOVQ AX, 24(SP)
+	MOVQ img_base+72(FP), R8
+	MOVQ rf_base+96(FP), R9
+	MOVQ bval_base+120(FP), R10
+	MOVQ bf_base+144(FP), R11
+	MOVQ at_base+168(FP), DI
+	MOVQ diff_base+192(FP), SI
+	MOVQ g_base+216(FP), R12
+	XORQ R13, R13 // q*64
+
+word:
+	MOVQ 24(SP), CX
+	TESTQ CX, CX
+	JZ   done
+	DECQ CX
+	MOVQ CX, 24(SP)
+	MOVQ 8(SP), CX
+	MOVQ (CX), BX // b's word
+	ADDQ $8, CX
+	MOVQ CX, 8(SP)
+	MOVQ 0(SP), CX
+	MOVQ (CX), AX // a's word
+	ADDQ $8, CX
+	MOVQ CX, 0(SP)
+	MOVQ 16(SP), CX
+	MOVLQSX (CX), R14 // b's support before the word
+	ADDQ $4, CX
+	MOVQ CX, 16(SP)
+	ANDQ BX, AX
+	JZ   next
+
+bit:
+	TZCNTQ AX, CX   // t
+	BLSIQ AX, DX    // the lowest common bit
+	DECQ DX
+	ANDQ BX, DX     // b's support below t
+	POPCNTQ DX, DX
+	ADDQ R14, DX    // n
+	ADDQ R13, CX    // s
+	VMOVSD (R8)(CX*8), X0
+	VSUBSD (R10)(DX*8), X0, X0
+	VMOVSD X0, (SI)
+	VMOVSD (R9)(CX*8), X1
+	VADDSD (R11)(DX*8), X1, X1
+	VMOVSD X1, (R12)
+	MOVL CX, (DI)
+	ADDQ $8, SI
+	ADDQ $8, R12
+	ADDQ $4, DI
+	BLSRQ AX, AX
+	JNZ  bit
+
+next:
+	ADDQ $64, R13
+	JMP  word
+
+done:
+	MOVQ DI, AX
+	SUBQ at_base+168(FP), AX
+	SHRQ $2, AX
+	MOVQ AX, ret+240(FP)
 	RET

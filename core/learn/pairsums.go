@@ -162,9 +162,10 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 	for j := i1; j < n; j++ {
 		part.addLater(j, sp.idx[j], sp.m0[j])
 	}
-	// Scratch of a pair's common pixels: their index, correction and x.
+	// Scratch of a pair's common pixels: their index, difference and
+	// correction.
 	var at []int32
-	var gs, xs []float64
+	var ds, gs []float64
 	for i := i1 - 1; i >= i0; i-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -175,7 +176,7 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 		for j := i + 1; j < n; j++ {
 			vj, mj, bj, rj := val[j], sp.m0[j], sp.bits[j], sp.rank[j]
 			if len(at) < len(vj) {
-				at, gs, xs = make([]int32, len(vj)), make([]float64, len(vj)), make([]float64, len(vj))
+				at, ds, gs = make([]int32, len(vj)), make([]float64, len(vj)), make([]float64, len(vj))
 			}
 			e := 0
 			for q, bw := range bj {
@@ -183,12 +184,11 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 					t := bits.TrailingZeros64(m)
 					s := q*64 + t
 					n := int(rj[q]) + bits.OnesCount64(bw&(1<<t-1))
-					d := a[s] - vj[n]
-					at[e], gs[e], xs[e] = int32(s), rowM0[s]+mj[n], d*d*c
+					at[e], ds[e], gs[e] = int32(s), a[s]-vj[n], rowM0[s]+mj[n]
 					e++
 				}
 			}
-			kernel.SubTerms(gs[:e], xs[:e])
+			kernel.SubTerms(gs[:e], ds[:e], c)
 			part.pair(j, at[:e], gs[:e])
 		}
 		part.rowDone(i, sp.idx[i], sp.m0[i])
