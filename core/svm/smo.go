@@ -34,9 +34,10 @@ type solver[T Element] struct {
 	shrinking bool
 	active    int // positions [0, active) are not shrunk
 	unshrunk  bool
-	// reachedC records whether any comparison with c came out true (a
-	// variable at or over c, or a pair's sum over it): until one does,
-	// the solver takes exactly the steps it would take with any larger c.
+	// reachedC records whether a step depended on c: a variable reached
+	// it, or a pair's sum over it skipped a clip at 0 that a larger c
+	// would make. Until one does, the solver takes exactly the steps it
+	// would take with any larger c.
 	reachedC bool
 }
 
@@ -104,44 +105,48 @@ func (s *solver[T]) solve(ctx context.Context) (int, error) {
 // selectWorkingSet is WSS 2 of Fan, Chen and Lin: i maximises the KKT
 // violation, j the second-order decrease of the objective with i.
 func (s *solver[T]) selectWorkingSet() (int, int, bool) {
+	// The active positions' slices, and c, in locals: the loops then
+	// run without reloading them (the same operations, in order).
+	n, c := s.active, s.c
+	y, g, alpha, diag, idx := s.y[:n], s.g[:n], s.alpha[:n], s.diag[:n], s.idx[:n]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
 	objDiffMin := math.Inf(1)
-	for t := 0; t < s.active; t++ {
-		if s.y[t] > 0 {
-			if !s.upper(t) && -s.g[t] >= gmax {
-				gmax, gmaxIdx = -s.g[t], t
+	for t, yt := range y {
+		if yt > 0 {
+			if !(alpha[t] >= c) && -g[t] >= gmax {
+				gmax, gmaxIdx = -g[t], t
 			}
-		} else if !s.lower(t) && s.g[t] >= gmax {
-			gmax, gmaxIdx = s.g[t], t
+		} else if !(alpha[t] <= 0) && g[t] >= gmax {
+			gmax, gmaxIdx = g[t], t
 		}
 	}
 	i := gmaxIdx
 	var rowI []T
 	var qdI float64
 	if i != -1 {
-		rowI, qdI = s.k[s.idx[i]], s.qd(i)
+		rowI, qdI = s.k[idx[i]], diag[i]
 	}
-	for j := 0; j < s.active; j++ {
+	for j, yj := range y {
 		var gradDiff float64
-		if s.y[j] > 0 {
-			if s.lower(j) {
+		if yj > 0 {
+			if alpha[j] <= 0 {
 				continue
 			}
-			gradDiff = gmax + s.g[j]
-			gmax2 = math.Max(gmax2, s.g[j])
+			gradDiff = gmax + g[j]
+			gmax2 = max(gmax2, g[j])
 		} else {
-			if s.upper(j) {
+			if alpha[j] >= c {
 				continue
 			}
-			gradDiff = gmax - s.g[j]
-			gmax2 = math.Max(gmax2, -s.g[j])
+			gradDiff = gmax - g[j]
+			gmax2 = max(gmax2, -g[j])
 		}
 		if gradDiff <= 0 || i == -1 {
 			continue
 		}
 		// The curvature K_ii + K_jj - 2 K_ij is the same for either sign.
-		quad := qdI + s.qd(j) - 2*float64(rowI[s.idx[j]])
+		quad := qdI + diag[j] - 2*float64(rowI[idx[j]])
 		if quad <= 0 {
 			quad = tau
 		}
@@ -194,12 +199,14 @@ func (s *solver[T]) update(i, j int) {
 		sum := a[i] + a[j]
 		a[i] -= delta
 		a[j] += delta
-		if sum > c {
-			s.reachedC = true
-		}
+		// With sum over c the lower clips are not tested; a larger c
+		// would test them, so one that would clip is a step that
+		// depends on c (reachedC).
 		if sum > c {
 			if a[i] > c {
 				a[i], a[j] = c, sum-c
+			} else if a[j] < 0 {
+				s.reachedC = true
 			}
 		} else if a[j] < 0 {
 			a[j], a[i] = 0, sum
@@ -207,6 +214,8 @@ func (s *solver[T]) update(i, j int) {
 		if sum > c {
 			if a[j] > c {
 				a[j], a[i] = c, sum-c
+			} else if a[i] < 0 {
+				s.reachedC = true
 			}
 		} else if a[i] < 0 {
 			a[i], a[j] = 0, sum
@@ -218,8 +227,11 @@ func (s *solver[T]) update(i, j int) {
 	// One pass over both rows, summed in LIBSVM's order.
 	rowI, rowJ := s.k[s.idx[i]], s.k[s.idx[j]]
 	dI, dJ := s.y[i]*(a[i]-oldI), s.y[j]*(a[j]-oldJ)
-	for t := 0; t < s.active; t++ {
-		s.g[t] += s.y[t]*float64(rowI[s.idx[t]])*dI + s.y[t]*float64(rowJ[s.idx[t]])*dJ
+	n := s.active
+	y, g, idx := s.y[:n], s.g[:n], s.idx[:n]
+	for t, yt := range y {
+		r := idx[t]
+		g[t] += yt*float64(rowI[r])*dI + yt*float64(rowJ[r])*dJ
 	}
 
 	// gBar tracks bounded variables over all positions, shrunk or not.

@@ -29,6 +29,10 @@ type Options struct {
 	// scikit-learn) the solver takes exactly LIBSVM's steps; without,
 	// it reaches the same optimum within Tol by another path.
 	NoShrinking bool
+	// Checked says that the caller has checked the kernel matrix
+	// (CheckGram), so that training on many subsets of one matrix checks
+	// it once; only the samples' rows are checked then.
+	Checked bool
 }
 
 // Model is a trained one-vs-one classifier. It is plain data: training
@@ -84,7 +88,10 @@ func TrainOn[T Element](ctx context.Context, K [][]T, sub []int, y []int, o Opti
 	if err := checkOptions(&o); err != nil {
 		return nil, err
 	}
-	posOf, err := checkGram(K, sub)
+	posOf, err := checkRows(K, sub)
+	if err == nil && !o.Checked {
+		err = checkGram(K, sub)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -162,12 +169,19 @@ func checkOptions(o *Options) error {
 // matrices assembled in floating point from both triangles.
 const symTol = 1e-9
 
-// checkGram checks that K is square and that its rows and columns sub
-// (all when nil; distinct rows of K) are finite and symmetric, and
-// returns the position in sub of each row of K (nil for all), -1 for
-// rows not in sub. It reads the sub-matrix in tiles, so that an entry
-// and its transpose are both in cache.
-func checkGram[T Element](K [][]T, sub []int) ([]int, error) {
+// CheckGram checks that the kernel matrix K is square, finite and
+// symmetric (what Train checks, and TrainOn without Options.Checked).
+func CheckGram[T Element](K [][]T) error {
+	if _, err := checkRows(K, nil); err != nil {
+		return err
+	}
+	return checkGram(K, nil)
+}
+
+// checkRows checks that K is square and sub distinct rows of it (nil for
+// all), and returns the position in sub of each row of K (nil for all),
+// -1 for rows not in sub.
+func checkRows[T Element](K [][]T, sub []int) ([]int, error) {
 	n := len(K)
 	if n == 0 {
 		return nil, errors.New("svm: empty Gram matrix")
@@ -177,19 +191,28 @@ func checkGram[T Element](K [][]T, sub []int) ([]int, error) {
 			return nil, fmt.Errorf("svm: Gram matrix row %d has %d entries, want %d", i, len(row), n)
 		}
 	}
-	var posOf []int
-	m, at := n, func(i int) int { return i }
+	if sub == nil {
+		return nil, nil
+	}
+	posOf := make([]int, n)
+	for i := range posOf {
+		posOf[i] = -1
+	}
+	for i, r := range sub {
+		if r < 0 || r >= n || posOf[r] >= 0 {
+			return nil, fmt.Errorf("svm: sample %d is row %d of a %d×%d matrix, outside it or repeated", i, r, n, n)
+		}
+		posOf[r] = i
+	}
+	return posOf, nil
+}
+
+// checkGram checks that the rows and columns sub of K (checkRows; all
+// when nil) are finite and symmetric. It reads the sub-matrix in tiles,
+// so that an entry and its transpose are both in cache.
+func checkGram[T Element](K [][]T, sub []int) error {
+	m, at := len(K), func(i int) int { return i }
 	if sub != nil {
-		posOf = make([]int, n)
-		for i := range posOf {
-			posOf[i] = -1
-		}
-		for i, r := range sub {
-			if r < 0 || r >= n || posOf[r] >= 0 {
-				return nil, fmt.Errorf("svm: sample %d is row %d of a %d×%d matrix, outside it or repeated", i, r, n, n)
-			}
-			posOf[r] = i
-		}
 		m, at = len(sub), func(i int) int { return sub[i] }
 	}
 	const tile = 64
@@ -200,19 +223,19 @@ func checkGram[T Element](K [][]T, sub []int) ([]int, error) {
 				for j := j0; j < min(j0+tile, i+1); j++ {
 					v, w := float64(row[at(j)]), float64(K[at(j)][at(i)])
 					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return nil, fmt.Errorf("svm: Gram matrix entry (%d,%d) is %g", i, j, v)
+						return fmt.Errorf("svm: Gram matrix entry (%d,%d) is %g", i, j, v)
 					}
 					if math.IsNaN(w) || math.IsInf(w, 0) {
-						return nil, fmt.Errorf("svm: Gram matrix entry (%d,%d) is %g", j, i, w)
+						return fmt.Errorf("svm: Gram matrix entry (%d,%d) is %g", j, i, w)
 					}
 					if math.Abs(v-w) > symTol*math.Max(math.Abs(v), math.Abs(w)) {
-						return nil, fmt.Errorf("svm: Gram matrix not symmetric: K[%d][%d] = %g, K[%d][%d] = %g", i, j, v, j, i, w)
+						return fmt.Errorf("svm: Gram matrix not symmetric: K[%d][%d] = %g, K[%d][%d] = %g", i, j, v, j, i, w)
 					}
 				}
 			}
 		}
 	}
-	return posOf, nil
+	return nil
 }
 
 // trainPair solves the binary problem of samples pos (+1) against neg

@@ -272,9 +272,10 @@ func TestFreeOfC(t *testing.T) {
 }
 
 // TestTrainOn: training on rows and columns sub of a larger matrix, of
-// float64 or float32 entries, gives the model Train gives on the copied
-// sub-matrix (of the float32 entries as float64), step for step, its
-// support vectors positions in sub; bad rows are refused.
+// float64 or float32 entries, checked or not, gives the model Train
+// gives on the copied sub-matrix (of the float32 entries as float64),
+// step for step, its support vectors positions in sub; bad rows and
+// entries are refused, and CheckGram finds the latter too.
 func TestTrainOn(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	const n = 90
@@ -321,6 +322,9 @@ func TestTrainOn(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%d samples, C %g: TrainOn %+v\nTrain on the copy %+v", len(rows), c, got, want)
 			}
+			if checked, err := TrainOn(context.Background(), K, sub, sy, Options{C: c, Checked: true}); err != nil || !reflect.DeepEqual(checked, want) {
+				t.Errorf("%d samples, C %g, checked: TrainOn %+v (%v)\nTrain on the copy %+v", len(rows), c, checked, err, want)
+			}
 			want32, err := Train(context.Background(), sk32, sy, Options{C: c})
 			if err != nil {
 				t.Fatal(err)
@@ -339,7 +343,13 @@ func TestTrainOn(t *testing.T) {
 			t.Errorf("sub %v: error %v", sub, err)
 		}
 	}
+	if err := CheckGram(K32); err != nil {
+		t.Errorf("CheckGram of a good matrix: %v", err)
+	}
 	K[4][7] = math.NaN()
+	if err := CheckGram(K); err == nil || !strings.Contains(err.Error(), "entry (4,7) is NaN") {
+		t.Errorf("CheckGram, NaN at (4, 7): error %v", err)
+	}
 	if _, err := TrainOn(context.Background(), K, []int{1, 7, 4}, []int{0, 1, 0}, Options{C: 1}); err == nil || !strings.Contains(err.Error(), "entry (2,1) is NaN") {
 		t.Errorf("NaN at rows (4, 7), positions (2, 1): error %v", err)
 	}
