@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"wkpi-web/core/crossval"
+	"wkpi-web/core/features"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
@@ -115,6 +116,9 @@ func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]in
 		chs[t].Inner = make([][]float64, len(cands))
 	}
 	for c, cand := range cands {
+		if err := cand.W.ensure(sample); err != nil {
+			return nil, err
+		}
 		grams, err := cand.grams(ctx, trains, sample, c == 0)
 		if err != nil {
 			return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
@@ -285,20 +289,51 @@ const SizeAwareSigma = 1
 // choice weighs against them: the same diagrams, grid and descriptors
 // rendered unnormalised, so that graph size counts (PROTEINS: 75.1 %
 // against 68.5 % with unit images; PTC_MR and NCI1 lose with it,
-// docs/results.md), with kernel width SizeAwareSigma.
+// docs/results.md), with kernel width SizeAwareSigma. Its images are
+// rendered as they are needed: the choice renders only its sample's (a
+// quarter of NCI1's), and all are rendered once a fold chooses them (or
+// a method of the WKPI that uses them runs); until then the Set's
+// Images of the others are nil.
 func SizeAware(w *WKPI, cfg Config) (Candidate, error) {
 	s := w.Set.Settings
 	s.Normalize = false
-	set, err := w.Set.Rerender(s)
+	set := *w.Set
+	set.Settings = s
+	set.Images = make([][]float64, len(w.Set.Images))
+	raw, err := NewWKPI(&set, w.Labels, w.Classes)
 	if err != nil {
 		return Candidate{}, err
 	}
-	raw, err := NewWKPI(set, w.Labels, w.Classes)
-	if err != nil {
-		return Candidate{}, err
-	}
+	raw.render = func(i int) ([]float64, error) { return features.Render(set.GraphDiagrams(i), set.Grid, s) }
 	raw.MaxTableBytes = w.MaxTableBytes
 	return Candidate{W: raw, Config: SizeAwareConfig(cfg)}, nil
+}
+
+// ensure renders the images of graphs idx of a feature set rendered
+// lazily (SizeAware) that are not rendered yet, all of them when idx is
+// nil; nothing for the others.
+func (w *WKPI) ensure(idx []int) error {
+	if w.render == nil {
+		return nil
+	}
+	all := idx == nil
+	if all {
+		idx = indices(len(w.Labels))
+	}
+	for _, i := range idx {
+		if w.Set.Images[i] != nil {
+			continue
+		}
+		img, err := w.render(i)
+		if err != nil {
+			return fmt.Errorf("eval: graph %d: %w", i, err)
+		}
+		w.Set.Images[i] = img
+	}
+	if all {
+		w.render = nil
+	}
+	return nil
 }
 
 // SizeAwareConfig is cfg for the size-aware candidate: kernel width

@@ -90,6 +90,11 @@ func chooseSVM[T svm.Element](ctx context.Context, gram [][]T, y []int, cfg Conf
 	if buf == nil {
 		buf = new([][]float64)
 	}
+	// Checked once here for every inner SVM (its Gaussian forms are
+	// finite and symmetric with it).
+	if err := svm.CheckGram(gram); err != nil {
+		return cfg, 0, err
+	}
 	all := indices(len(y))
 	forms := g.forms(cfg)
 	accs := make([][][]float64, len(forms))
@@ -160,15 +165,21 @@ func newAccs(cs, folds int) [][]float64 {
 // labels, cross-validated over the positions sub split by folds:
 // accs[C][fold] (innerTasks, on as many goroutines as there are CPUs).
 func innerScores[T svm.Element](ctx context.Context, k [][]T, labels, sub, folds []int, nFolds int, cs []float64) ([][]float64, error) {
+	if err := svm.CheckGram(k); err != nil {
+		return nil, err
+	}
 	accs := newAccs(len(cs), nFolds)
 	return accs, runTasks(innerTasks(ctx, k, labels, sub, folds, nFolds, cs, accs))
 }
 
 // innerTasks are the inner folds of innerScores, one task each, that
-// fill in accs[C][fold]. Each trains its SVMs on k itself (svm.TrainOn:
-// no copy of its blocks) and gathers its test graphs' kernel rows; a C
-// larger than one whose SVM never reached its bound (svm.Model.FreeOfC)
-// trains that same SVM, so it is not trained again.
+// fill in accs[C][fold], on a matrix k already checked
+// (svm.CheckGram). Each trains its SVMs on k itself (svm.TrainOn:
+// no copy of its blocks) and gathers each test graph's kernel row when it
+// predicts it (one row's memory, not the test block's: on NCI1 that was
+// 24 MB of garbage a task); a C larger than one whose SVM never reached
+// its bound (svm.Model.FreeOfC) trains that same SVM, so it is not
+// trained again.
 func innerTasks[T svm.Element](ctx context.Context, k [][]T, labels, sub, folds []int, nFolds int, cs []float64, accs [][]float64) []func() error {
 	trainPos, testPos := crossval.Split(sub, folds, nFolds)
 	tasks := make([]func() error, nFolds)
@@ -182,21 +193,18 @@ func innerTasks[T svm.Element](ctx context.Context, k [][]T, labels, sub, folds 
 			for i, a := range tr {
 				y[i] = labels[a]
 			}
-			rows, truth := make([][]float64, len(te)), make([]int, len(te))
-			buf := make([]float64, len(te)*len(tr))
+			truth := make([]int, len(te))
 			for t, a := range te {
-				rows[t], truth[t] = buf[t*len(tr):(t+1)*len(tr)], labels[a]
-				for j, b := range tr {
-					rows[t][j] = float64(k[a][b])
-				}
+				truth[t] = labels[a]
 			}
+			row := make([]float64, len(tr))
 			var free *svm.Model // trained with freeC, never reaching it
 			var freeC float64
 			for ci, c := range cs {
 				m := free
 				if m == nil || c < freeC {
 					var err error
-					m, err = svm.TrainOn(ctx, k, tr, y, svm.Options{C: c})
+					m, err = svm.TrainOn(ctx, k, tr, y, svm.Options{C: c, Checked: true})
 					if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 						return err
 					}
@@ -204,8 +212,11 @@ func innerTasks[T svm.Element](ctx context.Context, k [][]T, labels, sub, folds 
 						free, freeC = m, c
 					}
 				}
-				pred := make([]int, len(rows))
-				for t, row := range rows {
+				pred := make([]int, len(te))
+				for t, a := range te {
+					for j, b := range tr {
+						row[j] = float64(k[a][b])
+					}
 					pred[t] = m.Predict(row)
 				}
 				var err error

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -90,10 +91,46 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 			v = visit
 		}
 		// What came before (the features, the last pass's sparse copy of
-		// the images) goes back to the system first, as in testFolds.
+		// the images, the SVMs' unpacked matrices) goes back to the
+		// system first, as in testFolds.
+		scratch = svmScratch{}
 		debug.FreeOSMemory()
 		if out, err = kernel.SplitsVisit(ctx, w.Set.Images, cfg.Sigma, cfg.Variant, splits, out, v, prog); err != nil {
 			return Report{}, err
+		}
+		var sums *learn.PairSums
+		if v != nil {
+			// The sums now, and the visitor (with the pass's sparse copy
+			// of the images) goes before the SVMs need memory.
+			if sums, err = visit.Sums(); err != nil {
+				return Report{}, err
+			}
+			prog.Report("pair sums", 1, 1)
+			visit, v = nil, nil
+		}
+		// The pass's sparse copy of the images goes, and below every
+		// fold's learning and SVMs leave their garbage (tens of MB each
+		// on NCI1) beside the live matrices: collected at once, as the
+		// heap would otherwise grow by as much as it holds live (NCI1:
+		// 0.4 GB more at its peak).
+		runtime.GC()
+		if !learned {
+			// Every fold learns once the pair sums are made (the first
+			// pass), before the SVMs, so that the sums' memory goes
+			// first; its learned kernels queue behind the unlearned ones
+			// left, in order of folds.
+			for i := range fits {
+				f := &fits[i]
+				fold, mix, _, err := w.fitFixed(ctx, cfg, train[f.Index], sums, f.Index, prog)
+				if err != nil {
+					return Report{}, fmt.Errorf("eval: fold %d: %w", f.Index, err)
+				}
+				f.Trace, f.ChannelScales = fold.Trace, fold.ChannelScales
+				ws := w.weights(cfg, []kernel.Mixture{mix}, [][]float64{fold.ChannelScales})
+				jobs = append(jobs, kernelJob{fold: i, learned: true, weights: ws[0]})
+				runtime.GC()
+			}
+			learned, sums = true, nil
 		}
 		for q, job := range jobs[a:b] {
 			f := &fits[job.fold]
@@ -110,28 +147,7 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 			} else if err := w.scoreBaseline(ctx, f, ks); err != nil {
 				return Report{}, err
 			}
-		}
-		if !learned {
-			// Every fold learns once the pair sums are made (the first
-			// pass); its learned kernels queue behind the unlearned ones
-			// left, in order of folds.
-			sums, err := visit.Sums()
-			if err != nil {
-				return Report{}, err
-			}
-			prog.Report("pair sums", 1, 1)
-			visit = nil
-			for i := range fits {
-				f := &fits[i]
-				fold, mix, _, err := w.fitFixed(ctx, cfg, train[f.Index], sums, f.Index, prog)
-				if err != nil {
-					return Report{}, fmt.Errorf("eval: fold %d: %w", f.Index, err)
-				}
-				f.Trace, f.ChannelScales = fold.Trace, fold.ChannelScales
-				ws := w.weights(cfg, []kernel.Mixture{mix}, [][]float64{fold.ChannelScales})
-				jobs = append(jobs, kernelJob{fold: i, learned: true, weights: ws[0]})
-			}
-			learned = true
+			runtime.GC()
 		}
 		a = b
 	}

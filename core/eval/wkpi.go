@@ -88,6 +88,9 @@ type WKPI struct {
 	// generalPath has CrossValidate take the general path (run) where it
 	// would take crossValidatePasses: for tests that compare the two.
 	generalPath bool
+	// render, for a feature set whose images are rendered as they are
+	// needed (SizeAware), renders graph i's image (ensure).
+	render func(i int) ([]float64, error)
 }
 
 // NewWKPI prepares a dataset's features for evaluation.
@@ -115,7 +118,11 @@ func (w *WKPI) subset(idx []int) (images [][]float64, labels []int) {
 // Initial is the starting weight function of a training set (indices
 // into the dataset): the "before" of a learning run.
 func (w *WKPI) Initial(train []int, o learn.Options) (kernel.Mixture, error) {
-	var pts [][2]float64
+	n := 0
+	for _, s := range train {
+		n += len(w.points[s])
+	}
+	pts := make([][2]float64, 0, n)
 	for _, s := range train {
 		pts = append(pts, w.points[s]...)
 	}
@@ -417,6 +424,9 @@ func (p Plan) runs(f int) bool {
 
 // CrossValidate runs stratified CV with one fixed Config.
 func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
+	if err := w.ensure(nil); err != nil {
+		return Report{}, err
+	}
 	if two, err := w.twoPasses(ctx, cfg, prog); err != nil {
 		return Report{}, err
 	} else if two && !w.generalPath {
@@ -526,6 +536,9 @@ func (g Grid) cells(base Config) []Config {
 // first cell, in the order sigma, m, C), and it is refitted on the whole
 // outer training set and tested on the outer fold.
 func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, inner int, prog progress.Func) (Report, error) {
+	if err := w.ensure(nil); err != nil {
+		return Report{}, err
+	}
 	if err := grid.validate(); err != nil {
 		return Report{}, err
 	}
@@ -666,6 +679,9 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 // (m, sigma) cell is learned on the training set and the one with the
 // smallest final training cost is kept; C is base.C.
 func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Plan, prog progress.Func) (Report, error) {
+	if err := w.ensure(nil); err != nil {
+		return Report{}, err
+	}
 	if err := grid.validate(); err != nil {
 		return Report{}, err
 	}
@@ -690,6 +706,9 @@ func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Pl
 
 // Train learns cfg on the whole dataset and returns the model.
 func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg Config, prog progress.Func) (*model.Model, error) {
+	if err := w.ensure(nil); err != nil {
+		return nil, err
+	}
 	all := indices(len(w.Labels))
 	// One Gram matrix: building a pair table would cost as much as it
 	// saves, but one left by a cross-validation of these features serves.

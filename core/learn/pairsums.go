@@ -445,7 +445,8 @@ func (v *SumsVisitor) RowDone(p, i int) {
 	v.parts[p].rowDone(i, idx, m0)
 }
 
-// Sums are the pair sums of the pass, once it is over.
+// Sums are the pair sums of the pass, once it is over (once: the
+// visitor lets go of the pass's images).
 func (v *SumsVisitor) Sums() (*PairSums, error) {
 	for p, part := range v.parts {
 		if part == nil {
@@ -457,5 +458,9 @@ func (v *SumsVisitor) Sums() (*PairSums, error) {
 			return nil, err
 		}
 	}
-	return v.parts[0].p, nil
+	sums := v.parts[0].p
+	// The pass's images and the parts' scratch are not needed any more.
+	clear(v.parts)
+	clear(v.support)
+	return sums, nil
 }
