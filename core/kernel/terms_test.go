@@ -21,7 +21,7 @@ func TestSubTermsBits(t *testing.T) {
 			ds = append(ds, math.Sqrt(45*r.Float64()/c), math.Ldexp(r.Float64(), -r.IntN(60)), math.Sqrt(math.Abs(float64(r.IntN(3000))*math.Ln2/64+1e-12*(r.Float64()-0.5))/c))
 		}
 		ds = append(ds, 0, -1e-3, math.SmallestNonzeroFloat64, 1e-150, math.Sqrt(40/c), -math.Sqrt(40/c), 1e150, math.Inf(1), math.Inf(-1), math.MaxFloat64)
-		for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, len(ds)} {
+		for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, len(ds)} {
 			d := ds[:n]
 			g := make([]float64, n)
 			want := make([]float64, n)
