@@ -20,7 +20,7 @@ import (
 // runCompare is `wkpi compare`: every method of the paper's comparison
 // on the same folds (core/compare), a table like the paper's Table 5 and
 // a last line of JSON.
-func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newSettingsFlags("compare", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "folds", "seed")
 	var methods, wkpiGrid string
 	var inner int
@@ -40,6 +40,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	names := strings.Split(methods, ",")
 	for i := range names {
 		names[i] = strings.TrimSpace(names[i])

@@ -107,13 +107,17 @@ func parseDataset(c *settingsFlags, args []string) (eval.Setup, *graph.Dataset, 
 // featureGroups are the settings of the commands that stop at images.
 var featureGroups = []spec.Group{spec.GroupDescriptors, spec.GroupImages}
 
-func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newSettingsFlags("diagrams", stderr, featureGroups)
 	c.examples = []string{"wkpi diagrams -data data/MUTAG -filtration ricci -out mutag.jsonl"}
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	diags, err := features.Diagrams(ctx, ds.Graphs, u.Features, progressFor(c.progress, stderr))
 	if err != nil {
 		return err
@@ -136,13 +140,17 @@ func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return closeOut()
 }
 
-func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newSettingsFlags("images", stderr, featureGroups)
 	c.examples = []string{"wkpi images -data data/MUTAG -rows 20 -extra none", "wkpi images -data data/PTC_MR -labels -out ptc.json"}
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	s, err := c.featuresFor(u, ds, nil)
 	if err != nil {
 		return err

@@ -29,6 +29,7 @@ type settingsFlags struct {
 	stderr                    io.Writer // where skipped records are reported
 	out                       string
 	progress                  string
+	profiles                  profiles
 	// groupOf places each flag in a group of the help page, and order
 	// lists the flags as they were registered.
 	groupOf  map[string]spec.Group
@@ -55,6 +56,8 @@ func newSettingsFlags(name string, stderr io.Writer, groups []spec.Group, more .
 	c.own(spec.GroupOutput, func(fs *flag.FlagSet) {
 		fs.StringVar(&c.out, "out", "", "output file (default: standard output)")
 		fs.StringVar(&c.progress, "progress", "auto", "progress on stderr: on, off, or auto (on when stderr is a terminal)")
+		fs.StringVar(&c.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
+		fs.StringVar(&c.profiles.mem, "memprofile", "", "write a memory profile (allocations, and what is live at the end) to this file, for go tool pprof")
 	})
 	if slices.Contains(groups, spec.GroupProtocol) || len(more) > 0 {
 		c.own(spec.GroupProtocol, func(fs *flag.FlagSet) {

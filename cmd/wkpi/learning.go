@@ -52,12 +52,16 @@ func evalFlags(stderr io.Writer) (*settingsFlags, *evalOwn) {
 	return c, &own
 }
 
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c, own := evalFlags(stderr)
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	shard, err := shardFor(own.shard, c.out)
 	if err != nil {
 		return err
@@ -73,7 +77,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	cfg := u.Config
-	var sizeAware eval.Candidate // built once, on the first run that needs it
+	// The size-aware candidate, built on the first run that needs it and
+	// kept for the next repeats; with one repeat it is not kept, so that
+	// its images (NCI1: 0.3 GB) go once no fold chose them.
+	var sizeAware eval.Candidate
 
 	prog := progressFor(c.progress, stderr)
 	var w *eval.WKPI
@@ -94,12 +101,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		run := func(w *eval.WKPI, plan eval.Plan) (eval.Report, error) {
 			switch u.Spec.Protocol() {
 			case "auto":
-				if sizeAware.W == nil {
-					if sizeAware, err = eval.SizeAware(w, cfg); err != nil {
+				sa := sizeAware
+				if sa.W == nil {
+					if sa, err = eval.SizeAware(w, cfg); err != nil {
 						return eval.Report{}, err
 					}
+					if u.Spec.Repeats > 1 {
+						sizeAware = sa
+					}
 				}
-				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, plan, eval.ChoiceOptions{}, prog)
+				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sa}, plan, eval.ChoiceOptions{}, prog)
 			case "cost":
 				return w.SelectByCost(ctx, cfg, u.Grid, plan, prog)
 			case "nested":
@@ -299,7 +310,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 	return json.NewEncoder(stdout).Encode(line)
 }
 
-func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	c := newSettingsFlags("train", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "seed")
 	c.examples = []string{
 		"wkpi train -data data/MUTAG -out mutag-model.json",
@@ -309,6 +320,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := c.profiles.start(); err != nil {
+		return err
+	}
+	defer c.profiles.stop(&err)
 	if c.out == "" {
 		return fmt.Errorf("-out model.json is required")
 	}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"wkpi-web/core/crossval"
+	"wkpi-web/core/features"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
@@ -115,6 +116,9 @@ func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]in
 		chs[t].Inner = make([][]float64, len(cands))
 	}
 	for c, cand := range cands {
+		if err := cand.W.ensure(sample); err != nil {
+			return nil, err
+		}
 		grams, err := cand.grams(ctx, trains, sample, c == 0)
 		if err != nil {
 			return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
@@ -191,7 +195,7 @@ func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, firs
 // innerAccuracies scores a kernel matrix over the graphs sample by CV
 // over its positions sub, split into nFolds by folds.
 func (c Candidate) innerAccuracies(ctx context.Context, gram [][]float64, sample, sub, folds []int, nFolds int) ([]float64, error) {
-	accs, err := innerScores(ctx, gram, func(v float64) float64 { return v }, c.W.truth(sample), sub, folds, nFolds, []float64{c.Config.C})
+	accs, err := innerScores(ctx, gram, c.W.truth(sample), sub, folds, nFolds, []float64{c.Config.C})
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +223,7 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	}
 	// Every running fold's choice at once, from one sample of all graphs
 	// (chooseAll), so that a fold chooses alike in any job of a split run.
-	labels := cands[0].W.Labels
+	labels, classes := cands[0].W.Labels, cands[0].W.Classes
 	folds, err := plan.split(labels)
 	if err != nil {
 		return Report{}, err
@@ -235,10 +239,27 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	if err != nil {
 		return Report{}, err
 	}
+	// From here on only the chosen candidates are kept: a feature set no
+	// fold chose (NCI1's size-aware images, 0.3 GB) can go before the
+	// folds' kernels need the memory, if the caller keeps no reference.
+	chosen, configs := make([]*WKPI, len(cands)), make([]Config, len(cands))
+	for i, c := range cands {
+		configs[i] = c.Config
+	}
+	for _, ch := range chs {
+		chosen[ch.Chosen] = cands[ch.Chosen].W
+	}
+	clear(index)
+	for i, w := range chosen {
+		if w != nil {
+			index[w] = i
+		}
+	}
+	cands = nil
 	prepare := func(tr []int) (*WKPI, error) {
 		for i, r := range running {
 			if slices.Equal(r, tr) {
-				return cands[chs[i].Chosen].W, nil
+				return chosen[chs[i].Chosen], nil
 			}
 		}
 		return nil, errors.New("eval: a training set the choice did not see")
@@ -248,13 +269,13 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 		if on := p.OnFold; on != nil {
 			p.OnFold = func(f Fold) { f.Candidate = i; on(f) }
 		}
-		rep, err := w.CrossValidate(ctx, cands[i].Config, p, prog)
+		rep, err := w.CrossValidate(ctx, configs[i], p, prog)
 		for k := range rep.Folds {
 			rep.Folds[k].Candidate = i
 		}
 		return rep, err
 	}
-	rep, err := ByTrainingFolds(ctx, labels, cands[0].W.Classes, plan, prepare, run)
+	rep, err := ByTrainingFolds(ctx, labels, classes, plan, prepare, run)
 	rep.Protocol = "auto"
 	return rep, err
 }
@@ -268,20 +289,51 @@ const SizeAwareSigma = 1
 // choice weighs against them: the same diagrams, grid and descriptors
 // rendered unnormalised, so that graph size counts (PROTEINS: 75.1 %
 // against 68.5 % with unit images; PTC_MR and NCI1 lose with it,
-// docs/results.md), with kernel width SizeAwareSigma.
+// docs/results.md), with kernel width SizeAwareSigma. Its images are
+// rendered as they are needed: the choice renders only its sample's (a
+// quarter of NCI1's), and all are rendered once a fold chooses them (or
+// a method of the WKPI that uses them runs); until then the Set's
+// Images of the others are nil.
 func SizeAware(w *WKPI, cfg Config) (Candidate, error) {
 	s := w.Set.Settings
 	s.Normalize = false
-	set, err := w.Set.Rerender(s)
+	set := *w.Set
+	set.Settings = s
+	set.Images = make([][]float64, len(w.Set.Images))
+	raw, err := NewWKPI(&set, w.Labels, w.Classes)
 	if err != nil {
 		return Candidate{}, err
 	}
-	raw, err := NewWKPI(set, w.Labels, w.Classes)
-	if err != nil {
-		return Candidate{}, err
-	}
+	raw.render = func(i int) ([]float64, error) { return features.Render(set.GraphDiagrams(i), set.Grid, s) }
 	raw.MaxTableBytes = w.MaxTableBytes
 	return Candidate{W: raw, Config: SizeAwareConfig(cfg)}, nil
+}
+
+// ensure renders the images of graphs idx of a feature set rendered
+// lazily (SizeAware) that are not rendered yet, all of them when idx is
+// nil; nothing for the others.
+func (w *WKPI) ensure(idx []int) error {
+	if w.render == nil {
+		return nil
+	}
+	all := idx == nil
+	if all {
+		idx = indices(len(w.Labels))
+	}
+	for _, i := range idx {
+		if w.Set.Images[i] != nil {
+			continue
+		}
+		img, err := w.render(i)
+		if err != nil {
+			return fmt.Errorf("eval: graph %d: %w", i, err)
+		}
+		w.Set.Images[i] = img
+	}
+	if all {
+		w.render = nil
+	}
+	return nil
 }
 
 // SizeAwareConfig is cfg for the size-aware candidate: kernel width

@@ -180,3 +180,67 @@ func TestCrossValidateChosen(t *testing.T) {
 		t.Error("one feature set twice accepted")
 	}
 }
+
+// TestSizeAwareLazy: the size-aware candidate renders its images as they
+// are needed, each as Set.Rerender renders it: the choice renders only
+// its sample's (none else), a cross-validation on it all of them; a
+// choice between it and the unit images gives the report it gave when
+// the candidate was rendered whole.
+func TestSizeAwareLazy(t *testing.T) {
+	_, w := toyWKPI(t)
+	cfg := toyConfig()
+	s := w.Set.Settings
+	s.Normalize = false
+	want, err := w.Set.Rerender(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sized, err := SizeAware(w, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, img := range sized.W.Set.Images {
+		if img != nil {
+			t.Fatalf("image %d rendered before it is needed", i)
+		}
+	}
+	o := ChoiceOptions{MaxGraphs: 15, Seed: 4}
+	if _, err := Choose(context.Background(), []Candidate{{w, cfg}, sized}, indices(len(w.Labels)), o); err != nil {
+		t.Fatal(err)
+	}
+	rendered := 0
+	for i, img := range sized.W.Set.Images {
+		if img != nil {
+			rendered++
+			if !reflect.DeepEqual(img, want.Images[i]) {
+				t.Fatalf("image %d differs from Rerender's", i)
+			}
+		}
+	}
+	if rendered == 0 || rendered >= len(w.Labels) {
+		t.Errorf("the choice on a sample rendered %d of %d images", rendered, len(w.Labels))
+	}
+	eager := *sized.W
+	eager.Set = want
+	eager.render = nil
+	plan := Plan{Folds: 4, Seed: 3}
+	lazy, err := CrossValidateChosen(context.Background(), []Candidate{{w, cfg}, sized}, plan, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := CrossValidateChosen(context.Background(), []Candidate{{w, cfg}, {&eager, sized.Config}}, plan, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy.Seconds, whole.Seconds = 0, 0
+	lazy.Learned.Seconds, lazy.Baseline.Seconds, whole.Learned.Seconds, whole.Baseline.Seconds = 0, 0, 0, 0
+	if !reflect.DeepEqual(lazy, whole) {
+		t.Errorf("report with lazy images %+v\nrendered whole %+v", lazy.Folds, whole.Folds)
+	}
+	if _, err := sized.W.CrossValidate(context.Background(), sized.Config, plan, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sized.W.Set.Images, want.Images) {
+		t.Error("after a cross-validation on it, the images are not all Rerender's")
+	}
+}

@@ -27,7 +27,7 @@ type fitted struct {
 // 8.4 M pairs become 3).
 func (w *WKPI) testFolds(ctx context.Context, fits []fitted, train [][]int, prog progress.Func, done func(Fold)) error {
 	var out []kernel.SplitKernels
-	var full [][]float64 // the unpacked Gram matrix, one at a time
+	var scratch svmScratch // the unpacked Gram matrix, one at a time
 	for a := 0; a < len(fits); {
 		cfg := fits[a].fold.Config
 		p, err := w.pairsFor(ctx, cfg.Sigma, cfg.Variant, prog)
@@ -65,7 +65,7 @@ func (w *WKPI) testFolds(ctx context.Context, fits []fitted, train [][]int, prog
 		}
 		for q, s := range splits {
 			f := &fits[a+q].fold
-			ks := &kernelSet{train: s.Train, test: s.Test, cross: out[q].Cross, packed: out[q].Gram, full: &full}
+			ks := &kernelSet{train: s.Train, test: s.Test, cross: out[q].Cross, packed: out[q].Gram, scratch: &scratch}
 			if err := w.score(ctx, f, ks); err != nil {
 				return err
 			}
@@ -123,7 +123,6 @@ func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
 	if _, err := w.chooseFor(ctx, &fold.Config, &fold.InnerAccuracy, ks, fold.Config.Learn.Seed+int64(fold.Index)+1); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
-	truth := w.truth(fold.Test)
 	var err error
 	if fold.Predicted, fold.Scores, err = w.scored(ctx, ks, 0, fold.Config.C); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
@@ -131,6 +130,12 @@ func (w *WKPI) score(ctx context.Context, fold *Fold, ks *kernelSet) error {
 	if fold.BaselinePredicted, fold.BaselineScores, err = w.scored(ctx, ks, 1, fold.Config.C); err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
 	}
+	return w.metrics(fold)
+}
+
+// metrics scores the fold's learned and unlearned predictions.
+func (w *WKPI) metrics(fold *Fold) error {
+	truth := w.truth(fold.Test)
 	m, err := crossval.Evaluate(fold.Predicted, truth, fold.Scores)
 	if err != nil {
 		return fmt.Errorf("eval: fold %d: %w", fold.Index, err)
@@ -153,7 +158,12 @@ func (w *WKPI) chooseFor(ctx context.Context, cfg *Config, inner *float64, ks *k
 	weights := len(ks.packed) + len(ks.gram)
 	if cfg.SVM != nil {
 		var err error
-		if *cfg, *inner, err = chooseSVM(ctx, ks.gramOf(weights-1), w.truth(ks.train), *cfg, seed); err != nil {
+		if ks.gram != nil {
+			*cfg, *inner, err = chooseSVM(ctx, ks.gram[weights-1], w.truth(ks.train), *cfg, seed, nil)
+		} else {
+			*cfg, *inner, err = chooseSVM(ctx, ks.unpack(weights-1), w.truth(ks.train), *cfg, seed, &ks.scratch.gauss)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}

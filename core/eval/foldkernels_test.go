@@ -46,7 +46,7 @@ func TestFoldGroupsAgree(t *testing.T) {
 		budget int64
 		groups []int // ends of the groups
 	}{{1, []int{1, 2, 3, 4}}, {two, []int{2, 4}}, {0, []int{4}}} {
-		w.MaxTableBytes = tc.budget
+		w.MaxTableBytes, w.generalPath = tc.budget, true
 		if p, err := w.pairsFor(context.Background(), cfg.Sigma, cfg.Variant, nil); err != nil {
 			t.Fatal(err)
 		} else if _, ok := p.(directPairs); !ok {

@@ -16,6 +16,7 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -112,4 +113,81 @@ func cpuSeconds() float64 {
 		return math.NaN()
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
+}
+
+// nci1Default is NCI1 with the default features (Ricci, HKS and degree:
+// 9,600 pixels, about 1,980 of them non-zero per graph, 1,510 in common
+// per pair).
+func nci1Default(b *testing.B) (*graph.Dataset, *WKPI, Config) {
+	ds, err := tu.ReadDir(testenv.Dataset(b, "NCI1"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	u, err := FromSpec(spec.Defaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := u.FeaturesFor(ds.Graphs, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	set, err := features.Compute(context.Background(), ds, s, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := NewWKPI(set, ds.Labels, len(ds.Classes))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ds, w, u.Config
+}
+
+// BenchmarkPassNCI1: one pass over the pairs of 600 NCI1 graphs (every
+// 7th, both classes) with the default features, as crossValidatePasses
+// makes them: the unlearned kernels of 10 folds (Gram and cross
+// matrices, one weight function each) with the pair sums of all folds
+// (sums), or without. cpu-s/op is the process's CPU time (run with
+// -test.cpu 1).
+func BenchmarkPassNCI1(b *testing.B) {
+	_, w, cfg := nci1Default(b)
+	var images [][]float64
+	var labels []int
+	for i := 0; i < len(w.Labels) && len(images) < 600; i += 7 {
+		images, labels = append(images, w.Set.Images[i]), append(labels, w.Labels[i])
+	}
+	folds, err := crossval.StratifiedKFold(labels, 10, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	train, test := crossval.Split(indices(len(images)), folds, 10)
+	var splits []kernel.Split
+	for f := range 10 {
+		var pts [][2]float64
+		for _, s := range train[f] {
+			pts = append(pts, w.points[s*7]...)
+		}
+		init, err := learn.InitMixture(pts, w.domain, cfg.Learn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		splits = append(splits, kernel.Split{Weights: w.weights(cfg, []kernel.Mixture{init}, nil), Train: train[f], Test: test[f]})
+	}
+	for _, sums := range []bool{true, false} {
+		b.Run(fmt.Sprintf("sums=%v", sums), func(b *testing.B) {
+			var out []kernel.SplitKernels
+			cpu := cpuSeconds()
+			for b.Loop() {
+				var v kernel.PairVisitor
+				if sums {
+					if v, err = learn.NewSumsVisitor(len(images), len(images[0]), labels, folds, 10); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if out, err = kernel.SplitsVisit(context.Background(), images, cfg.Sigma, cfg.Variant, splits, out, v, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+		})
+	}
 }

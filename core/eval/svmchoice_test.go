@@ -169,7 +169,7 @@ func TestSVMGridErrors(t *testing.T) {
 	} {
 		cfg := toyConfig()
 		cfg.SVM = &g
-		if _, _, err := chooseSVM(context.Background(), [][]float64{{1, 0}, {0, 1}}, []int{0, 1}, cfg, 1); err == nil {
+		if _, _, err := chooseSVM(context.Background(), [][]float64{{1, 0}, {0, 1}}, []int{0, 1}, cfg, 1, nil); err == nil {
 			t.Errorf("grid %+v: no error", g)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -84,6 +85,12 @@ type WKPI struct {
 	// (DefaultMaxTableBytes; 0 or less computes every pair directly).
 	MaxTableBytes int64
 	tables        map[float64]*kernel.Table
+	// generalPath has CrossValidate take the general path (run) where it
+	// would take crossValidatePasses: for tests that compare the two.
+	generalPath bool
+	// render, for a feature set whose images are rendered as they are
+	// needed (SizeAware), renders graph i's image (ensure).
+	render func(i int) ([]float64, error)
 }
 
 // NewWKPI prepares a dataset's features for evaluation.
@@ -111,7 +118,11 @@ func (w *WKPI) subset(idx []int) (images [][]float64, labels []int) {
 // Initial is the starting weight function of a training set (indices
 // into the dataset): the "before" of a learning run.
 func (w *WKPI) Initial(train []int, o learn.Options) (kernel.Mixture, error) {
-	var pts [][2]float64
+	n := 0
+	for _, s := range train {
+		n += len(w.points[s])
+	}
+	pts := make([][2]float64, 0, n)
 	for _, s := range train {
 		pts = append(pts, w.points[s]...)
 	}
@@ -142,18 +153,35 @@ type kernelSet struct {
 	train, test []int
 	gram, cross [][][]float64 // per weight function
 	// packed, when gram is nil, holds the Gram matrices packed (from
-	// kernel.Splits); gramOf unpacks one at a time into full.
-	packed []blas32.SymmetricPacked
-	full   *[][]float64
+	// kernel.Splits); unpack unpacks one at a time into scratch.
+	packed  []blas32.SymmetricPacked
+	scratch *svmScratch
 }
 
-// gramOf is weight function i's Gram matrix.
-func (ks *kernelSet) gramOf(i int) [][]float64 {
-	if ks.gram != nil {
-		return ks.gram[i]
+// svmScratch is memory that the SVMs of successive folds reuse: the
+// unpacked Gram matrix, float32 as the pass keeps it (an SVM trains on
+// it as on its float64 copy: svm.Element), and the SVM choice's
+// Gaussian forms of it.
+type svmScratch struct {
+	full  [][]float32
+	gauss [][]float64
+}
+
+// unpack is weight function i's packed Gram matrix, unpacked.
+func (ks *kernelSet) unpack(i int) [][]float32 {
+	g := ks.packed[i]
+	full := slices.Grow(ks.scratch.full[:0], g.N)[:g.N]
+	for r := range full {
+		full[r] = slices.Grow(full[r][:0], g.N)[:g.N]
 	}
-	*ks.full = kernel.Full(ks.packed[i], *ks.full)
-	return *ks.full
+	for r := range g.N {
+		start := r*g.N - r*(r-1)/2 // row r's diagonal in blas.Upper packing
+		for j, v := range g.Data[start : start+g.N-r] {
+			full[r][r+j], full[r+j][r] = v, v
+		}
+	}
+	ks.scratch.full = full
+	return full
 }
 
 // weights are the pixel weights of the SVM kernels of mixes; scales[i],
@@ -191,7 +219,13 @@ func (w *WKPI) kernelSet(ctx context.Context, p pairs, cfg Config, mixes []kerne
 
 // svm trains the SVM with C on weight function i's Gram matrix.
 func (w *WKPI) svm(ctx context.Context, ks *kernelSet, i int, c float64) (*svm.Model, error) {
-	m, err := svm.Train(ctx, ks.gramOf(i), w.truth(ks.train), svm.Options{C: c})
+	var m *svm.Model
+	var err error
+	if ks.gram != nil {
+		m, err = svm.Train(ctx, ks.gram[i], w.truth(ks.train), svm.Options{C: c})
+	} else {
+		m, err = svm.TrainOn(ctx, ks.unpack(i), nil, w.truth(ks.train), svm.Options{C: c})
+	}
 	if err != nil && !errors.Is(err, svm.ErrNotConverged) {
 		return nil, err
 	}
@@ -390,6 +424,14 @@ func (p Plan) runs(f int) bool {
 
 // CrossValidate runs stratified CV with one fixed Config.
 func (w *WKPI) CrossValidate(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
+	if err := w.ensure(nil); err != nil {
+		return Report{}, err
+	}
+	if two, err := w.twoPasses(ctx, cfg, prog); err != nil {
+		return Report{}, err
+	} else if two && !w.generalPath {
+		return w.crossValidatePasses(ctx, cfg, plan, prog)
+	}
 	sigmas := []float64{cfg.Sigma}
 	if cfg.Learn.BatchSize > 0 {
 		sigmas = nil // mini-batches make their own sums
@@ -494,6 +536,9 @@ func (g Grid) cells(base Config) []Config {
 // first cell, in the order sigma, m, C), and it is refitted on the whole
 // outer training set and tested on the outer fold.
 func (w *WKPI) Nested(ctx context.Context, base Config, grid Grid, plan Plan, inner int, prog progress.Func) (Report, error) {
+	if err := w.ensure(nil); err != nil {
+		return Report{}, err
+	}
 	if err := grid.validate(); err != nil {
 		return Report{}, err
 	}
@@ -582,7 +627,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 		}
 		if direct, ok := p.(directPairs); ok && base.Nystrom == 0 {
 			var out []kernel.SplitKernels
-			var full [][]float64
+			var scratch svmScratch
 			for a := 0; a < inner; {
 				b := w.group(fits, a, innerTrain)
 				splits := make([]kernel.Split, b-a)
@@ -594,7 +639,7 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 					return Config{}, 0, err
 				}
 				for q, sp := range splits {
-					ks := &kernelSet{train: sp.Train, test: sp.Test, cross: out[q].Cross, packed: out[q].Gram, full: &full}
+					ks := &kernelSet{train: sp.Train, test: sp.Test, cross: out[q].Cross, packed: out[q].Gram, scratch: &scratch}
 					for mi := range grid.Ms {
 						if err := score(a+q, mi, mi, ks); err != nil {
 							return Config{}, 0, err
@@ -634,6 +679,9 @@ func (w *WKPI) innerSearch(ctx context.Context, base Config, grid Grid, train []
 // (m, sigma) cell is learned on the training set and the one with the
 // smallest final training cost is kept; C is base.C.
 func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Plan, prog progress.Func) (Report, error) {
+	if err := w.ensure(nil); err != nil {
+		return Report{}, err
+	}
 	if err := grid.validate(); err != nil {
 		return Report{}, err
 	}
@@ -658,6 +706,9 @@ func (w *WKPI) SelectByCost(ctx context.Context, base Config, grid Grid, plan Pl
 
 // Train learns cfg on the whole dataset and returns the model.
 func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg Config, prog progress.Func) (*model.Model, error) {
+	if err := w.ensure(nil); err != nil {
+		return nil, err
+	}
 	all := indices(len(w.Labels))
 	// One Gram matrix: building a pair table would cost as much as it
 	// saves, but one left by a cross-validation of these features serves.

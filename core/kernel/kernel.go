@@ -73,16 +73,11 @@ func (k Kernel) pixelFunc() func(d float64) float64 {
 func WKPITerm(x float64) float64 {
 	// Above 40, e^-x is below half an ulp of 2: the result is 2 (a NaN
 	// stays NaN through r).
-	x = min(x, 40)
-	const (
-		inv  = 64 / math.Ln2
-		ln2h = 6.93147180369123816490e-01 / 64 // low 21 bits zero: k*ln2h is exact
-		ln2l = 1.90821492927058770002e-10 / 64
-	)
-	k := int(x*inv + 0.5)
+	x = min(x, termMax)
+	k := int(x*termInv + 0.5)
 	kf := float64(k)
 	// r = k ln2/64 - x; the subtraction is exact (Sterbenz) for k >= 1.
-	r := (kf*ln2h - x) + kf*ln2l
+	r := (kf*termLn2h - x) + kf*termLn2l
 	// Horner's scheme. (Estrin's, 10 % faster, rounds differently
 	// enough to move a learned NCI1 fold by one test graph.)
 	q := r * (1 + r*(1./2+r*(1./6+r*(1./24+r*(1./120+r*(1./720))))))
@@ -231,10 +226,14 @@ func (fam Family) prepare(images [][]float64, f func(float64) float64) []sparse 
 type row struct {
 	a *sparse
 	f []float64
-	// Scratch of divergences: a pair's common pixels (as offsets s*k
-	// into the interleaved weights) and their corrections.
-	at []int32
-	g  []float64
+	// Scratch of divergences: a pair's common pixels, the differences
+	// of the two images there and their corrections; common is how many
+	// the last divergences found; d the kernels' sums, padded.
+	at     []int32
+	diff   []float64
+	g      []float64
+	common int
+	d      []float64
 }
 
 // set makes a the row's image.
@@ -254,105 +253,106 @@ func (r *row) set(a *sparse) {
 }
 
 // pass is what a pass over pairs needs besides the images: the family's
-// weight vectors interleaved per pixel (w[s*k+j] is vector j's weight of
-// pixel s, so that a common pixel reads its k weights contiguously, which
-// matters when a pass serves many vectors), the WKPI constant c =
-// 1/(2 sigma^2) and the pixel function f.
+// k weight vectors interleaved per pixel (w[s*stride+j] is vector j's
+// weight of pixel s, so that a common pixel reads its k weights
+// contiguously, which matters when a pass serves many vectors; stride is
+// k rounded up to a multiple of four, the rest zeros, so that the vector
+// sums take four kernels at a time with no remainder), the WKPI constant
+// c = 1/(2 sigma^2) and the pixel function f.
 type pass struct {
-	w    []float64
-	k    int
-	c    float64
-	f    func(float64) float64
-	wkpi bool
+	w         []float64
+	k, stride int
+	c         float64
+	f         func(float64) float64
+	wkpi      bool
 }
 
 func (fam Family) pass() pass {
 	k := len(fam.Weights)
-	w := make([]float64, len(fam.Weights[0])*k)
+	stride := (k + 3) &^ 3
+	w := make([]float64, len(fam.Weights[0])*stride)
 	for j, ws := range fam.Weights {
 		for s, v := range ws {
-			w[s*k+j] = v
+			w[s*stride+j] = v
 		}
 	}
-	return pass{w: w, k: k, c: 1 / (2 * fam.Sigma * fam.Sigma), f: fam.kernel(0).pixelFunc(), wkpi: fam.Variant == WKPI}
+	return pass{w: w, k: k, stride: stride, c: 1 / (2 * fam.Sigma * fam.Sigma), f: fam.kernel(0).pixelFunc(), wkpi: fam.Variant == WKPI}
 }
 
 // divergences writes into d each kernel's divergence between the row's
 // image a and b. Off both supports a pixel adds exactly w_s f(0) = 0, on
 // one support only w_s f(A_s) (or f(B_s)), so the divergence is both
 // images' divergences from zero corrected on their common pixels by
-// w_s (f(A_s) + f(B_s) - f(A_s - B_s)), found by one sweep over b's
-// support: a pair costs b's support, an f (an exp, for WKPI) only where
-// both differ from zero, and one multiply-add per kernel there. (The
-// correction cancels the totals' rounding to within 1e-15 of the
-// kernel's scale; TestGramMatchesPlainLoop checks it against the plain
-// loop over all pixels.) Every operation is symmetric in a and b and the
-// common pixels are summed in ascending order either way, so swapping
-// the two images gives the same bits.
+// w_s (f(A_s) + f(B_s) - f(A_s - B_s)): a pair costs the common pixels
+// (common: the AND of the two support bitmaps), an f (an exp, for WKPI)
+// and one multiply-add per kernel at each. (The correction cancels the
+// totals' rounding to within 1e-15 of the kernel's scale;
+// TestGramMatchesPlainLoop checks it against the plain loop over all
+// pixels.) Every operation is symmetric in a and b and the common pixels
+// are summed in ascending order either way, so swapping the two images
+// gives the same bits. The common pixels stay in r.at and their
+// corrections in r.g (r.common of them), for a PairVisitor.
 func (p *pass) divergences(r *row, b *sparse, d []float64) {
-	img, rf := r.a.img, r.f
-	at, gs := r.at[:0], r.g[:0]
-	// The common pixels, in ascending order, from the AND of the two
-	// support bitmaps (testing every pixel of b's support instead
-	// mispredicts a branch at a third of them); b's n-th support pixel
-	// is found by its rank.
-	abits := r.a.bits[:len(b.bits)]
-	for q, bw := range b.bits {
-		for m := bw & abits[q]; m != 0; m &= m - 1 {
-			t := bits.TrailingZeros64(m)
-			s := int32(q*64 + t)
-			n := b.rank[q] + int32(bits.OnesCount64(bw&(1<<t-1)))
-			diff := img[s] - b.val[n]
-			var fv float64
-			if p.wkpi {
-				// A direct call, not one through the func value f.
-				fv = WKPITerm(diff * diff * p.c)
-			} else {
-				fv = p.f(diff)
-			}
-			at = append(at, s*int32(p.k))
-			gs = append(gs, rf[s]+b.f[n]-fv)
+	// Room for every common pixel: at most b's support.
+	if len(r.at) < len(b.idx) {
+		r.at, r.diff, r.g = make([]int32, len(b.idx)), make([]float64, len(b.idx)), make([]float64, len(b.idx))
+	}
+	e := common(r.a.bits, b.bits, b.rank, r.a.img, r.f, b.val, b.f, r.at, r.diff, r.g)
+	at, diff, gs := r.at[:e], r.diff[:e], r.g[:e]
+	r.common = e
+	// The pixel terms of all common pixels at once (for WKPI four at a
+	// time where the CPU can: SubTerms).
+	if p.wkpi {
+		SubTerms(gs, diff, p.c)
+	} else {
+		for e, x := range diff {
+			gs[e] -= p.f(x)
 		}
 	}
-	r.at, r.g = at, gs
-	// Then the weighted sums, four kernels at a time in registers (then
-	// two, then one; each still summed over the common pixels in
-	// ascending order): with many kernels (Splits) sums kept in memory
-	// cost more than the exps.
-	d = d[:p.k]
-	w := p.w
-	k := 0
+	// Then the weighted sums, four kernels at a time in vectors where the
+	// CPU can, or in registers (then two, then one; each still summed
+	// over the common pixels in ascending order): with many kernels
+	// (Splits) sums kept in memory cost more than the exps.
+	if len(r.d) < p.stride {
+		r.d = make([]float64, p.stride)
+	}
+	sums := r.d[:p.stride]
+	w, stride := p.w, p.stride
+	k := sums4Vector(sums, w, at, gs, stride, p.k)
 	for ; k+4 <= p.k; k += 4 {
 		var d0, d1, d2, d3 float64
 		for e, o := range at {
-			ws := w[int(o)+k : int(o)+k+4]
+			i := int(o)*stride + k
+			ws := w[i : i+4]
 			g := gs[e]
 			d0 += ws[0] * g
 			d1 += ws[1] * g
 			d2 += ws[2] * g
 			d3 += ws[3] * g
 		}
-		d[k], d[k+1], d[k+2], d[k+3] = d0, d1, d2, d3
+		sums[k], sums[k+1], sums[k+2], sums[k+3] = d0, d1, d2, d3
 	}
 	if k+2 <= p.k {
 		var d0, d1 float64
 		for e, o := range at {
-			ws := w[int(o)+k : int(o)+k+2]
+			i := int(o)*stride + k
+			ws := w[i : i+2]
 			d0 += ws[0] * gs[e]
 			d1 += ws[1] * gs[e]
 		}
-		d[k], d[k+1] = d0, d1
+		sums[k], sums[k+1] = d0, d1
 		k += 2
 	}
 	if k < p.k {
 		var dk float64
 		for e, o := range at {
-			dk += w[int(o)+k] * gs[e]
+			dk += w[int(o)*stride+k] * gs[e]
 		}
-		d[k] = dk
+		sums[k] = dk
 	}
+	d = d[:p.k]
 	for k := range d {
-		d[k] = max(0, r.a.tot[k]+b.tot[k]-d[k])
+		d[k] = max(0, r.a.tot[k]+b.tot[k]-sums[k])
 	}
 }
 

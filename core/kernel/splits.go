@@ -48,7 +48,43 @@ type SplitKernels struct {
 // is overwritten in place, so that successive groups of splits (as a
 // memory budget allows) reuse one allocation.
 func Splits(ctx context.Context, images [][]float64, sigma float64, v Variant, splits []Split, out []SplitKernels, prog progress.Func) ([]SplitKernels, error) {
-	if len(images) == 0 || len(splits) == 0 {
+	if len(splits) == 0 {
+		return nil, fmt.Errorf("kernel: splits need images (%d) and splits (%d)", len(images), len(splits))
+	}
+	return SplitsVisit(ctx, images, sigma, v, splits, out, nil, prog)
+}
+
+// PairVisitor sees every pair of images of a pass (SplitsVisit) with the
+// terms the pass computes for it anyway, so that a caller can accumulate
+// other sums in the same pass (core/learn's pair sums: SumsVisitor).
+//
+// The pass splits the rows into the contiguous ranges of
+// BalancedSplit(n, Parts(n)), n images, and runs each part on its own
+// goroutine: the calls of one part come from one goroutine, in order.
+// Part p's rows [i0, i1) are visited from i1-1 down to i0, each row i
+// with its pairs (i, j) for j = i+1, ..., n-1 in ascending order.
+type PairVisitor interface {
+	// Start begins part p, rows [i0, i1). support(j) gives image j's
+	// non-zero pixels and the pixel function f there (f(A_s - 0)), for
+	// any j; the slices must not be changed.
+	Start(p, i0, i1 int, support func(j int) (idx []int32, f []float64))
+	// Row and RowDone bracket row i's pairs.
+	Row(p, i int)
+	RowDone(p, i int)
+	// Pair gives pair (i, j)'s common non-zero pixels pix, in ascending
+	// order, and g[e] = f(A_s) + f(B_s) - f(A_s - B_s) at pixel s =
+	// pix[e]: the correction of the two images' divergences from zero
+	// that makes their divergence (Kernel.Divergence with unit weights
+	// is the sum of f(A_s) and f(B_s) over their supports minus the sum
+	// of g). The slices are reused after Pair returns.
+	Pair(p, i, j int, pix []int32, g []float64)
+}
+
+// SplitsVisit is Splits that also shows every pair of images, with its
+// pixel terms, to visit (when not nil; then splits may be empty): one
+// pass over the pairs serves both.
+func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Variant, splits []Split, out []SplitKernels, visit PairVisitor, prog progress.Func) ([]SplitKernels, error) {
+	if len(images) == 0 || (len(splits) == 0 && visit == nil) {
 		return nil, fmt.Errorf("kernel: splits need images (%d) and splits (%d)", len(images), len(splits))
 	}
 	if err := checkImages(images, len(images[0])); err != nil {
@@ -80,9 +116,17 @@ func Splits(ctx context.Context, images [][]float64, sigma float64, v Variant, s
 		all = append(all, sp.Weights...)
 	}
 	out = shapeSplits(splits, out)
+	if len(all) == 0 {
+		// Only the visitor's pass: one weight vector of zeros, unused.
+		all = [][]float64{make([]float64, len(images[0]))}
+	}
 	fam := Family{Weights: all, Sigma: sigma, Variant: v}
+	if err := fam.validate(len(images[0])); err != nil {
+		return nil, err
+	}
 	sp := fam.prepare(images, fam.kernel(0).pixelFunc())
 	ps := fam.pass()
+	support := func(j int) ([]int32, []float64) { return sp[j].idx, sp[j].f }
 	// value is vector k's kernel value at divergence div.
 	wsum := make([]float64, len(all))
 	for k, w := range all {
@@ -106,16 +150,27 @@ func Splits(ctx context.Context, images [][]float64, sigma float64, v Variant, s
 	return out, Parallel(len(b)-1, func(part int) error {
 		d := make([]float64, len(all))
 		var r row
-		for i := b[part]; i < b[part+1]; i++ {
+		if visit != nil {
+			visit.Start(part, b[part], b[part+1], support)
+		}
+		// Rows from last to first, as a PairVisitor wants them (the
+		// matrices do not mind the order).
+		for i := b[part+1] - 1; i >= b[part]; i-- {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			r.set(&sp[i])
+			if visit != nil {
+				visit.Row(part, i)
+			}
 			for j := i + 1; j < n; j++ {
-				if !needed(role, i, j) {
+				if visit == nil && !needed(role, i, j) {
 					continue
 				}
 				ps.divergences(&r, &sp[j], d)
+				if visit != nil {
+					visit.Pair(part, i, j, r.at[:r.common], r.g[:r.common])
+				}
 				for q := range splits {
 					ri, rj := role[q][i], role[q][j]
 					if ri < 0 {
@@ -132,6 +187,9 @@ func Splits(ctx context.Context, images [][]float64, sigma float64, v Variant, s
 						}
 					}
 				}
+			}
+			if visit != nil {
+				visit.RowDone(part, i)
 			}
 			tick()
 		}

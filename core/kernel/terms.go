@@ -1,5 +1,10 @@
 package kernel
 
+import (
+	"math"
+	"math/bits"
+)
+
 // Term returns the pixel function f of the kernel's divergence
 // sum_s w_s f(A_s - B_s) (f(0) = 0), and Value turns a divergence into the
 // kernel value, given total = sum_s w_s: together they let a caller split
@@ -9,3 +14,78 @@ func (k Kernel) Term() func(d float64) float64 { return k.pixelFunc() }
 
 // Value is the kernel value of a pair whose divergence is div; see Term.
 func (k Kernel) Value(div, total float64) float64 { return k.fromDivergence(div, total) }
+
+// The constants of WKPITerm, shared with the vector version of
+// terms_amd64.s so that both compute with the same bits.
+const (
+	termMax  = 40                              // above it e^-x is below half an ulp of 2
+	termInv  = 64 / math.Ln2                   // k = round(64 x / ln2)
+	termLn2h = 6.93147180369123816490e-01 / 64 // low 21 bits zero: k*termLn2h is exact
+	termLn2l = 1.90821492927058770002e-10 / 64
+)
+
+// termVecs are WKPITerm's floating-point constants, each four times
+// (one vector), in the order terms_amd64.s reads them; termInts its
+// integer ones, as vectors of four int32.
+var (
+	termVecs = func() (v [11][4]float64) {
+		for i, c := range [...]float64{termMax, termInv, 0.5, termLn2h, termLn2l, 1. / 720, 1. / 120, 1. / 24, 1. / 6, 1, 2} {
+			v[i] = [4]float64{c, c, c, c}
+		}
+		return v
+	}()
+	termInts = [2][4]int32{{1023, 1023, 1023, 1023}, {63, 63, 63, 63}}
+)
+
+// useAVX2 says whether the vector versions of SubTerms and the weighted
+// sums run (tests turn it off to compare).
+var useAVX2 = hasAVX2()
+
+// SubTerms sets g[e] -= WKPITerm(d[e]*d[e]*c) for every e < len(d) (g at
+// least as long), with the same bits as that loop: four at a time with
+// AVX2 where the CPU has it (subTermsVector), the rest one at a time. A
+// pass over pairs of images collects a pair's common pixels first (the
+// images' differences d there), then computes their terms here (core/learn's
+// pair sums too). TestSubTermsBits checks the two against each other bit
+// for bit.
+func SubTerms(g, d []float64, c float64) {
+	g = g[:len(d)]
+	done := subTermsVector(g, d, c)
+	for e := done; e < len(d); e++ {
+		g[e] -= WKPITerm(d[e] * d[e] * c)
+	}
+}
+
+// common finds the pixels where both image a (support bitmap abits) and
+// image b (bitmap bbits, with brank[q] its support pixels in words
+// before q, and values bval and f(bval) bf there) are non-zero, in
+// ascending order: for each, at[e] = s, diff[e] = img[s] - bval[n] and
+// g[e] = rf[s] + bf[n], with img and rf a's values and f over all pixels
+// and n the rank of s in b's support; it returns how many. at, diff and g
+// hold at least b's support. The loop of commonGo, with BMI1 and POPCNT
+// where the CPU has them (commonVector), with the same results
+// (TestCommonMatches).
+func common(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	if len(abits) < len(bbits) || len(brank) < len(bbits) || len(img) != len(rf) || (len(img)+63)/64 != len(bbits) ||
+		len(bf) < len(bval) || len(at) < len(bval) || len(diff) < len(bval) || len(g) < len(bval) {
+		panic("kernel: common: lengths do not match")
+	}
+	if e, ok := commonVector(abits, bbits, brank, img, rf, bval, bf, at, diff, g); ok {
+		return e
+	}
+	return commonGo(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
+}
+
+func commonGo(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	e := 0
+	for q, bw := range bbits {
+		for m := bw & abits[q]; m != 0; m &= m - 1 {
+			t := bits.TrailingZeros64(m)
+			s := q*64 + t
+			n := int(brank[q]) + bits.OnesCount64(bw&(1<<t-1))
+			at[e], diff[e], g[e] = int32(s), img[s]-bval[n], rf[s]+bf[n]
+			e++
+		}
+	}
+	return e
+}

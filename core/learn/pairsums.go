@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -45,12 +46,17 @@ func (p *PairSums) blockPair(b1, b2 int) int {
 // image i (folds may be nil for a single fold).
 func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, prog progress.Func) (*PairSums, error) {
 	n := len(images)
+	if err := checkImages(images, labels, sigma, 0, n); err != nil {
+		return nil, err
+	}
+	// One sparse copy for all workers.
+	sp := sparseOf(images, sigma)
 	b := kernel.BalancedSplit(n, kernel.Parts(n))
 	parts := make([]*PairSums, len(b)-1)
 	tick := prog.Counter("pair sums", n)
 	err := kernel.Parallel(len(parts), func(p int) error {
 		var err error
-		parts[p], err = NewPairSumsRows(ctx, images, labels, folds, nFolds, sigma, b[p], b[p+1], func(string, int, int) { tick() })
+		parts[p], err = sp.rows(ctx, images, labels, folds, nFolds, sigma, b[p], b[p+1], func(string, int, int) { tick() })
 		return err
 	})
 	if err != nil {
@@ -68,41 +74,54 @@ func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, n
 // j > i, so that workers given disjoint row ranges (kernel.BalancedSplit)
 // produce partial sums to merge with Add.
 func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+	if err := checkImages(images, labels, sigma, i0, i1); err != nil {
+		return nil, err
+	}
+	return sparseOf(images, sigma).rows(ctx, images, labels, folds, nFolds, sigma, i0, i1, prog)
+}
+
+// checkImages checks a pass's images, labels, sigma and row range.
+func checkImages(images [][]float64, labels []int, sigma float64, i0, i1 int) error {
 	n := len(images)
 	if n == 0 {
-		return nil, fmt.Errorf("learn: no images")
+		return fmt.Errorf("learn: no images")
 	}
 	if len(labels) != n {
-		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), n)
+		return fmt.Errorf("learn: %d labels for %d images", len(labels), n)
 	}
 	if !(sigma > 0) || math.IsInf(sigma, 0) {
-		return nil, fmt.Errorf("learn: sigma %g must be positive and finite", sigma)
+		return fmt.Errorf("learn: sigma %g must be positive and finite", sigma)
 	}
 	if i0 < 0 || i1 > n || i0 > i1 {
-		return nil, fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
+		return fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
 	}
 	N := len(images[0])
 	for i, img := range images {
 		if len(img) != N {
-			return nil, fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
+			return fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
 		}
 	}
-	p, folds, err := newPairSums(labels, folds, nFolds, N)
-	if err != nil {
-		return nil, err
-	}
-	k := p.Classes
+	return nil
+}
 
+// sparseImages are a pass's images reduced to their non-zero pixels:
+// image i's pixels idx[i], their values val[i] (reading them from the
+// dense image would fetch most of its cache lines for every pair, the
+// pass's bottleneck on thousands of images) and m0[i], M against an exact
+// zero; and its support as a bitmap (bit s%64 of bits[i][s/64]) with
+// rank[i][q], the support pixels in words before q, so that a pair's
+// common pixels are found by ANDing two bitmaps.
+type sparseImages struct {
+	idx     [][]int32
+	val, m0 [][]float64
+	bits    [][]uint64
+	rank    [][]int32
+}
+
+func sparseOf(images [][]float64, sigma float64) *sparseImages {
+	n := len(images)
 	c := 1 / (2 * sigma * sigma)
-	m := func(d float64) float64 { return kernel.WKPITerm(d * d * c) }
-	// Non-zero pixels and their M against an exact zero, per image: pixels
-	// where both images are 0 have M = 0 and are skipped.
-	// Their values too: reading them from the dense image would fetch
-	// most of its cache lines for every pair, the pass's bottleneck on
-	// thousands of images.
-	idx := make([][]int32, n)
-	val := make([][]float64, n)
-	m0 := make([][]float64, n)
+	sp := &sparseImages{idx: make([][]int32, n), val: make([][]float64, n), m0: make([][]float64, n), bits: make([][]uint64, n), rank: make([][]int32, n)}
 	for i, img := range images {
 		nnz := 0
 		for _, v := range img {
@@ -110,76 +129,151 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 				nnz++
 			}
 		}
-		// Exact sizes: append's spare capacity would cost every
-		// worker a third more memory on thousands of images.
-		idx[i], val[i], m0[i] = make([]int32, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
+		// Exact sizes: append's spare capacity would cost a third more
+		// memory on thousands of images.
+		words := (len(img) + 63) / 64
+		idx, val, m0 := make([]int32, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
+		bw, rank := make([]uint64, words), make([]int32, words)
 		for s, v := range img {
 			if v != 0 {
-				idx[i] = append(idx[i], int32(s))
-				val[i] = append(val[i], v)
-				m0[i] = append(m0[i], m(v))
+				idx = append(idx, int32(s))
+				val = append(val, v)
+				m0 = append(m0, kernel.WKPITerm(v*v*c))
+				bw[s/64] |= 1 << (s % 64)
 			}
 		}
-	}
-	// A pair (i, j) adds M_ij(s) = m0_i(s) + m0_j(s) - (m0_i(s) + m0_j(s) -
-	// M(I_i(s) - I_j(s))), the last term only where both are non-zero. So
-	// row i adds, to each block pair (i's block, beta), the count of later
-	// images in beta times m0_i and the sum of their m0 (kept per block as
-	// rows go from last to first), then sweeps each later image's support
-	// for the common pixels: one pass over one support per pair, an exp only
-	// where both differ from zero.
-	block := func(j int) int { return folds[j]*k + labels[j] }
-	later := make([][]float64, p.blocks()) // sum of m0_j over j > i, per block
-	count := make([]int, p.blocks())
-	addLater := func(j int) {
-		b := block(j)
-		if later[b] == nil {
-			later[b] = make([]float64, N)
+		for q := 1; q < words; q++ {
+			rank[q] = rank[q-1] + int32(bits.OnesCount64(bw[q-1]))
 		}
-		for q, s := range idx[j] {
-			later[b][s] += m0[j][q]
-		}
-		count[b]++
+		sp.idx[i], sp.val[i], sp.m0[i], sp.bits[i], sp.rank[i] = idx, val, m0, bw, rank
 	}
+	return sp
+}
+
+// rows is NewPairSumsRows on the sparse images sp of images.
+func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+	n := len(images)
+	part, err := newSumsPart(labels, folds, nFolds, len(images[0]))
+	if err != nil {
+		return nil, err
+	}
+	c := 1 / (2 * sigma * sigma)
+	val := sp.val
 	for j := i1; j < n; j++ {
-		addLater(j)
+		part.addLater(j, sp.idx[j], sp.m0[j])
 	}
-	rowM0 := make([]float64, N) // m0_i spread over all pixels
+	// Scratch of a pair's common pixels: their index, difference and
+	// correction.
+	var at []int32
+	var ds, gs []float64
 	for i := i1 - 1; i >= i0; i-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		a := images[i]
-		bi := block(i)
-		for q, s := range idx[i] {
-			rowM0[s] = m0[i][q]
-		}
-		for b, cnt := range count {
-			if cnt == 0 {
-				continue
-			}
-			sum := p.Blocks[p.blockPair(bi, b)]
-			floats.Add(sum, later[b])
-			for q, s := range idx[i] {
-				sum[s] += float64(cnt) * m0[i][q]
-			}
-		}
+		part.row(i, sp.idx[i], sp.m0[i])
+		abits, rowM0 := sp.bits[i], part.rowM0
 		for j := i + 1; j < n; j++ {
-			sum := p.Blocks[p.blockPair(bi, block(j))]
-			vj, mj := val[j], m0[j]
-			for q, s := range idx[j] {
-				if av := a[s]; av != 0 {
-					sum[s] -= rowM0[s] + mj[q] - m(av-vj[q])
+			vj, mj, bj, rj := val[j], sp.m0[j], sp.bits[j], sp.rank[j]
+			if len(at) < len(vj) {
+				at, ds, gs = make([]int32, len(vj)), make([]float64, len(vj)), make([]float64, len(vj))
+			}
+			e := 0
+			for q, bw := range bj {
+				for m := bw & abits[q]; m != 0; m &= m - 1 {
+					t := bits.TrailingZeros64(m)
+					s := q*64 + t
+					n := int(rj[q]) + bits.OnesCount64(bw&(1<<t-1))
+					at[e], ds[e], gs[e] = int32(s), a[s]-vj[n], rowM0[s]+mj[n]
+					e++
 				}
 			}
+			kernel.SubTerms(gs[:e], ds[:e], c)
+			part.pair(j, at[:e], gs[:e])
 		}
-		for _, s := range idx[i] {
-			rowM0[s] = 0
-		}
-		addLater(i)
+		part.rowDone(i, sp.idx[i], sp.m0[i])
 		prog.Report("pair sums", i1-i, i1-i0)
 	}
-	return p, nil
+	return part.p, nil
+}
+
+// sumsPart accumulates the pair sums of a range of rows [i0, i1): the
+// pairs (i, j), i0 <= i < i1, j > i. A pair adds M_ij(s) = m0_i(s) +
+// m0_j(s) - (m0_i(s) + m0_j(s) - M(I_i(s) - I_j(s))), the last term, the
+// correction, only where both are non-zero. So row i adds, to each block
+// pair (i's block, beta), the count of later images in beta times m0_i
+// and the sum of their m0 (kept per block as rows go from last to first:
+// addLater for every j >= i1 first, then rowDone after each row), then
+// subtracts each later image's correction at their common pixels (pair,
+// in order of j). The sums are then the same bits however the
+// corrections were computed (NewPairSumsRows, or a kernel pass that
+// computes them anyway: SumsVisitor).
+type sumsPart struct {
+	p     *PairSums
+	block func(j int) int
+	later [][]float64 // sum of m0_j over j > i, per block
+	count []int
+	rowM0 []float64 // m0_i spread over all pixels
+	bi    int       // the current row's block
+}
+
+func newSumsPart(labels, folds []int, nFolds, N int) (*sumsPart, error) {
+	p, folds, err := newPairSums(labels, folds, nFolds, N)
+	if err != nil {
+		return nil, err
+	}
+	part := &sumsPart{p: p, later: make([][]float64, p.blocks()), count: make([]int, p.blocks()), rowM0: make([]float64, N)}
+	part.block = func(j int) int { return folds[j]*p.Classes + labels[j] }
+	return part, nil
+}
+
+// addLater counts image j (support idx, m0 there) among the later ones.
+func (part *sumsPart) addLater(j int, idx []int32, m0 []float64) {
+	b := part.block(j)
+	if part.later[b] == nil {
+		part.later[b] = make([]float64, part.p.Pixels)
+	}
+	for q, s := range idx {
+		part.later[b][s] += m0[q]
+	}
+	part.count[b]++
+}
+
+// row starts row i: the terms of its pairs with every later image
+// against zero.
+func (part *sumsPart) row(i int, idx []int32, m0 []float64) {
+	p := part.p
+	part.bi = part.block(i)
+	for q, s := range idx {
+		part.rowM0[s] = m0[q]
+	}
+	for b, cnt := range part.count {
+		if cnt == 0 {
+			continue
+		}
+		sum := p.Blocks[p.blockPair(part.bi, b)]
+		floats.Add(sum, part.later[b])
+		for q, s := range idx {
+			sum[s] += float64(cnt) * m0[q]
+		}
+	}
+}
+
+// pair subtracts the correction g[e] at pixel pix[e] of the current row's
+// pair with image j.
+func (part *sumsPart) pair(j int, pix []int32, g []float64) {
+	sum := part.p.Blocks[part.p.blockPair(part.bi, part.block(j))]
+	for e, s := range pix {
+		sum[s] -= g[e]
+	}
+}
+
+// rowDone ends row i, which then counts among the later images.
+func (part *sumsPart) rowDone(i int, idx []int32, m0 []float64) {
+	for _, s := range idx {
+		part.rowM0[s] = 0
+	}
+	part.addLater(i, idx, m0)
 }
 
 // newPairSums checks labels and folds (nil: one fold) and allocates
@@ -290,4 +384,83 @@ func (p *PairSums) Training(excludeFold int) (a, b [][]float64) {
 		}
 	}
 	return a, b
+}
+
+// SumsVisitor accumulates the pair sums of n images from a kernel pass
+// that computes every pair's pixel terms anyway (kernel.SplitsVisit with
+// a WKPI kernel of the sums' sigma), so that the sums cost no pass of
+// their own: a cross-validation computes its folds' unlearned kernels in
+// the pass that makes its pair sums. The sums have the bits of
+// NewPairSums's (TestSumsVisitorBits).
+type SumsVisitor struct {
+	n      int
+	labels []int
+	folds  []int
+	nFolds int
+	pixels int
+	parts  []*sumsPart
+	// support[p] is part p's view of the pass's sparse images.
+	support []func(j int) ([]int32, []float64)
+}
+
+// NewSumsVisitor prepares the sums of n images of the given pixels,
+// labels and folds (as NewPairSums takes them) for kernel.SplitsVisit
+// over those images.
+func NewSumsVisitor(n, pixels int, labels, folds []int, nFolds int) (*SumsVisitor, error) {
+	if n == 0 || len(labels) != n {
+		return nil, fmt.Errorf("learn: %d labels for %d images", len(labels), n)
+	}
+	if _, _, err := newPairSums(labels, folds, nFolds, 0); err != nil {
+		return nil, err
+	}
+	parts := len(kernel.BalancedSplit(n, kernel.Parts(n))) - 1
+	return &SumsVisitor{n: n, labels: labels, folds: folds, nFolds: nFolds, pixels: pixels, parts: make([]*sumsPart, parts), support: make([]func(int) ([]int32, []float64), parts)}, nil
+}
+
+// Start implements kernel.PairVisitor.
+func (v *SumsVisitor) Start(p, i0, i1 int, support func(j int) ([]int32, []float64)) {
+	part, err := newSumsPart(v.labels, v.folds, v.nFolds, v.pixels)
+	if err != nil {
+		panic(err) // checked by NewSumsVisitor
+	}
+	v.parts[p], v.support[p] = part, support
+	for j := i1; j < v.n; j++ {
+		idx, m0 := support(j)
+		part.addLater(j, idx, m0)
+	}
+}
+
+// Row implements kernel.PairVisitor.
+func (v *SumsVisitor) Row(p, i int) {
+	idx, m0 := v.support[p](i)
+	v.parts[p].row(i, idx, m0)
+}
+
+// Pair implements kernel.PairVisitor.
+func (v *SumsVisitor) Pair(p, i, j int, pix []int32, g []float64) { v.parts[p].pair(j, pix, g) }
+
+// RowDone implements kernel.PairVisitor.
+func (v *SumsVisitor) RowDone(p, i int) {
+	idx, m0 := v.support[p](i)
+	v.parts[p].rowDone(i, idx, m0)
+}
+
+// Sums are the pair sums of the pass, once it is over (once: the
+// visitor lets go of the pass's images).
+func (v *SumsVisitor) Sums() (*PairSums, error) {
+	for p, part := range v.parts {
+		if part == nil {
+			return nil, fmt.Errorf("learn: part %d of the pair sums was not visited", p)
+		}
+	}
+	for _, q := range v.parts[1:] {
+		if err := v.parts[0].p.Add(q.p); err != nil {
+			return nil, err
+		}
+	}
+	sums := v.parts[0].p
+	// The pass's images and the parts' scratch are not needed any more.
+	clear(v.parts)
+	clear(v.support)
+	return sums, nil
 }

@@ -21,11 +21,12 @@ const tau = 1e-12
 // ctxEvery is how many SMO iterations pass between context checks.
 const ctxEvery = 1024
 
-type solver struct {
-	k         [][]float64 // full Gram matrix
-	idx       []int       // position -> row of k; permuted by shrinking
-	y         []float64   // ±1
+type solver[T Element] struct {
+	k         [][]T     // full Gram matrix (rows and columns idx of it)
+	idx       []int     // position -> row of k; permuted by shrinking
+	y         []float64 // ±1
 	alpha     []float64
+	diag      []float64 // K_ii by position, permuted by shrinking (LIBSVM's QD)
 	g         []float64 // gradient Qa - e
 	gBar      []float64 // sum over a_j = C of C Q_ij, to rebuild g after shrinking
 	c, eps    float64
@@ -33,34 +34,41 @@ type solver struct {
 	shrinking bool
 	active    int // positions [0, active) are not shrunk
 	unshrunk  bool
+	// reachedC records whether a step depended on c: a variable reached
+	// it, or a pair's sum over it skipped a clip at 0 that a larger c
+	// would make. Until one does, the solver takes exactly the steps it
+	// would take with any larger c.
+	reachedC bool
 }
 
-func newSolver(k [][]float64, idx []int, y []float64, c, eps float64, maxIter int, shrinking bool) *solver {
+func newSolver[T Element](k [][]T, idx []int, y []float64, c, eps float64, maxIter int, shrinking bool) *solver[T] {
 	l := len(idx)
-	s := &solver{
+	s := &solver[T]{
 		k: k, idx: idx, y: y, c: c, eps: eps, maxIter: maxIter, shrinking: shrinking,
 		alpha: make([]float64, l), g: make([]float64, l), gBar: make([]float64, l), active: l,
 	}
+	s.diag = make([]float64, l)
 	for i := range s.g {
 		s.g[i] = -1 // a = 0, so g = -e
+		s.diag[i] = float64(k[idx[i]][idx[i]])
 	}
 	return s
 }
 
-func (s *solver) upper(i int) bool { return s.alpha[i] >= s.c }
-func (s *solver) lower(i int) bool { return s.alpha[i] <= 0 }
-func (s *solver) qd(i int) float64 { return s.k[s.idx[i]][s.idx[i]] }
+func (s *solver[T]) upper(i int) bool { return s.alpha[i] >= s.c }
+func (s *solver[T]) lower(i int) bool { return s.alpha[i] <= 0 }
+func (s *solver[T]) qd(i int) float64 { return s.diag[i] }
 
 // addQ adds f Q_it to v[t] for every position t in [from, to).
-func (s *solver) addQ(v []float64, i int, f float64, from, to int) {
+func (s *solver[T]) addQ(v []float64, i int, f float64, from, to int) {
 	row := s.k[s.idx[i]]
 	f *= s.y[i]
 	for t := from; t < to; t++ {
-		v[t] += f * s.y[t] * row[s.idx[t]]
+		v[t] += f * s.y[t] * float64(row[s.idx[t]])
 	}
 }
 
-func (s *solver) solve(ctx context.Context) (int, error) {
+func (s *solver[T]) solve(ctx context.Context) (int, error) {
 	l := len(s.idx)
 	counter := min(l, 1000) + 1
 	iter := 0
@@ -96,45 +104,49 @@ func (s *solver) solve(ctx context.Context) (int, error) {
 
 // selectWorkingSet is WSS 2 of Fan, Chen and Lin: i maximises the KKT
 // violation, j the second-order decrease of the objective with i.
-func (s *solver) selectWorkingSet() (int, int, bool) {
+func (s *solver[T]) selectWorkingSet() (int, int, bool) {
+	// The active positions' slices, and c, in locals: the loops then
+	// run without reloading them (the same operations, in order).
+	n, c := s.active, s.c
+	y, g, alpha, diag, idx := s.y[:n], s.g[:n], s.alpha[:n], s.diag[:n], s.idx[:n]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
 	objDiffMin := math.Inf(1)
-	for t := 0; t < s.active; t++ {
-		if s.y[t] > 0 {
-			if !s.upper(t) && -s.g[t] >= gmax {
-				gmax, gmaxIdx = -s.g[t], t
+	for t, yt := range y {
+		if yt > 0 {
+			if !(alpha[t] >= c) && -g[t] >= gmax {
+				gmax, gmaxIdx = -g[t], t
 			}
-		} else if !s.lower(t) && s.g[t] >= gmax {
-			gmax, gmaxIdx = s.g[t], t
+		} else if !(alpha[t] <= 0) && g[t] >= gmax {
+			gmax, gmaxIdx = g[t], t
 		}
 	}
 	i := gmaxIdx
-	var rowI []float64
+	var rowI []T
 	var qdI float64
 	if i != -1 {
-		rowI, qdI = s.k[s.idx[i]], s.qd(i)
+		rowI, qdI = s.k[idx[i]], diag[i]
 	}
-	for j := 0; j < s.active; j++ {
+	for j, yj := range y {
 		var gradDiff float64
-		if s.y[j] > 0 {
-			if s.lower(j) {
+		if yj > 0 {
+			if alpha[j] <= 0 {
 				continue
 			}
-			gradDiff = gmax + s.g[j]
-			gmax2 = math.Max(gmax2, s.g[j])
+			gradDiff = gmax + g[j]
+			gmax2 = max(gmax2, g[j])
 		} else {
-			if s.upper(j) {
+			if alpha[j] >= c {
 				continue
 			}
-			gradDiff = gmax - s.g[j]
-			gmax2 = math.Max(gmax2, -s.g[j])
+			gradDiff = gmax - g[j]
+			gmax2 = max(gmax2, -g[j])
 		}
 		if gradDiff <= 0 || i == -1 {
 			continue
 		}
 		// The curvature K_ii + K_jj - 2 K_ij is the same for either sign.
-		quad := qdI + s.qd(j) - 2*rowI[s.idx[j]]
+		quad := qdI + diag[j] - 2*float64(rowI[idx[j]])
 		if quad <= 0 {
 			quad = tau
 		}
@@ -150,11 +162,11 @@ func (s *solver) selectWorkingSet() (int, int, bool) {
 
 // update solves the two-variable subproblem in (i, j) analytically,
 // clips it to the box, and updates the gradients.
-func (s *solver) update(i, j int) {
+func (s *solver[T]) update(i, j int) {
 	c := s.c
 	a := s.alpha
 	oldI, oldJ := a[i], a[j]
-	qij := s.y[i] * s.y[j] * s.k[s.idx[i]][s.idx[j]]
+	qij := s.y[i] * s.y[j] * float64(s.k[s.idx[i]][s.idx[j]])
 	if s.y[i] != s.y[j] {
 		quad := s.qd(i) + s.qd(j) + 2*qij
 		if quad <= 0 {
@@ -187,9 +199,14 @@ func (s *solver) update(i, j int) {
 		sum := a[i] + a[j]
 		a[i] -= delta
 		a[j] += delta
+		// With sum over c the lower clips are not tested; a larger c
+		// would test them, so one that would clip is a step that
+		// depends on c (reachedC).
 		if sum > c {
 			if a[i] > c {
 				a[i], a[j] = c, sum-c
+			} else if a[j] < 0 {
+				s.reachedC = true
 			}
 		} else if a[j] < 0 {
 			a[j], a[i] = 0, sum
@@ -197,16 +214,24 @@ func (s *solver) update(i, j int) {
 		if sum > c {
 			if a[j] > c {
 				a[j], a[i] = c, sum-c
+			} else if a[i] < 0 {
+				s.reachedC = true
 			}
 		} else if a[i] < 0 {
 			a[i], a[j] = 0, sum
 		}
 	}
+	if a[i] >= c || a[j] >= c {
+		s.reachedC = true // and every clip at c above left one at c
+	}
 	// One pass over both rows, summed in LIBSVM's order.
 	rowI, rowJ := s.k[s.idx[i]], s.k[s.idx[j]]
 	dI, dJ := s.y[i]*(a[i]-oldI), s.y[j]*(a[j]-oldJ)
-	for t := 0; t < s.active; t++ {
-		s.g[t] += s.y[t]*rowI[s.idx[t]]*dI + s.y[t]*rowJ[s.idx[t]]*dJ
+	n := s.active
+	y, g, idx := s.y[:n], s.g[:n], s.idx[:n]
+	for t, yt := range y {
+		r := idx[t]
+		g[t] += yt*float64(rowI[r])*dI + yt*float64(rowJ[r])*dJ
 	}
 
 	// gBar tracks bounded variables over all positions, shrunk or not.
@@ -228,7 +253,7 @@ func (s *solver) update(i, j int) {
 
 // shrink moves variables that are bounded and unlikely to move out of
 // the active set [0, active), as LIBSVM's do_shrinking.
-func (s *solver) shrink() {
+func (s *solver[T]) shrink() {
 	gmax1, gmax2 := math.Inf(-1), math.Inf(-1)
 	for t := 0; t < s.active; t++ {
 		if s.y[t] > 0 {
@@ -268,7 +293,7 @@ func (s *solver) shrink() {
 	}
 }
 
-func (s *solver) shrinkable(t int, gmax1, gmax2 float64) bool {
+func (s *solver[T]) shrinkable(t int, gmax1, gmax2 float64) bool {
 	switch {
 	case s.upper(t):
 		if s.y[t] > 0 {
@@ -284,17 +309,18 @@ func (s *solver) shrinkable(t int, gmax1, gmax2 float64) bool {
 	return false
 }
 
-func (s *solver) swap(a, b int) {
+func (s *solver[T]) swap(a, b int) {
 	s.idx[a], s.idx[b] = s.idx[b], s.idx[a]
 	s.y[a], s.y[b] = s.y[b], s.y[a]
 	s.alpha[a], s.alpha[b] = s.alpha[b], s.alpha[a]
 	s.g[a], s.g[b] = s.g[b], s.g[a]
+	s.diag[a], s.diag[b] = s.diag[b], s.diag[a]
 	s.gBar[a], s.gBar[b] = s.gBar[b], s.gBar[a]
 }
 
 // reconstructGradient recomputes g on the shrunk positions from gBar
 // and the free variables of the active set.
-func (s *solver) reconstructGradient() {
+func (s *solver[T]) reconstructGradient() {
 	l := len(s.idx)
 	if s.active == l {
 		return
@@ -311,7 +337,7 @@ func (s *solver) reconstructGradient() {
 
 // rho is LIBSVM's bias: the mean of y_i g_i over free variables, or the
 // midpoint of the feasible interval when none is free.
-func (s *solver) rho() float64 {
+func (s *solver[T]) rho() float64 {
 	ub, lb := math.Inf(1), math.Inf(-1)
 	sumFree, nFree := 0.0, 0
 	for t := range s.idx {

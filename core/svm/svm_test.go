@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -208,5 +210,147 @@ func TestSupportVectorsAndJSON(t *testing.T) {
 		if !close(back.Decision(masked), m.Decision(k), 0) {
 			t.Fatalf("decision changed after JSON round trip and masking")
 		}
+	}
+}
+
+// TestFreeOfC: a model whose training never reached C (Model.FreeOfC) is
+// the one every larger C trains, iteration counts included; random
+// Gaussian-kernel problems of 2 and 3 classes at C from 0.01 to 1000
+// give both kinds, and the two-point problem reaches C = 1/4 (its
+// alphas sit at C) but not C = 10.
+func TestFreeOfC(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	free, bound := 0, 0
+	for trial := range 40 {
+		n, classes := 20+r.IntN(60), 2+trial%2
+		x := make([][2]float64, n)
+		y := make([]int, n)
+		for i := range x {
+			y[i] = r.IntN(classes)
+			x[i] = [2]float64{float64(y[i]) + r.NormFloat64(), r.NormFloat64()}
+		}
+		K := make([][]float64, n)
+		for i := range K {
+			K[i] = make([]float64, n)
+			for j := range K[i] {
+				d := (x[i][0]-x[j][0])*(x[i][0]-x[j][0]) + (x[i][1]-x[j][1])*(x[i][1]-x[j][1])
+				K[i][j] = math.Exp(-d / 2)
+			}
+		}
+		for _, c := range []float64{0.01, 1, 10, 100, 1000} {
+			for _, shrink := range []bool{false, true} {
+				m, err := Train(context.Background(), K, y, Options{C: c, NoShrinking: !shrink})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !m.FreeOfC() {
+					bound++
+					continue
+				}
+				free++
+				for _, larger := range []float64{c * 1.5, c * 1000} {
+					m2, err := Train(context.Background(), K, y, Options{C: larger, NoShrinking: !shrink})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(m2, m) {
+						t.Fatalf("trial %d: free of C at %g, but C %g trains another model", trial, c, larger)
+					}
+				}
+			}
+		}
+	}
+	if free == 0 || bound == 0 {
+		t.Errorf("%d models free of C, %d bounded: want both kinds", free, bound)
+	}
+	K := [][]float64{{1, -1}, {-1, 1}}
+	for c, want := range map[float64]bool{0.25: false, 10: true} {
+		if m, err := Train(context.Background(), K, []int{0, 1}, Options{C: c}); err != nil || m.FreeOfC() != want {
+			t.Errorf("two points, C %g: free of C %v (%v), want %v", c, m.FreeOfC(), err, want)
+		}
+	}
+}
+
+// TestTrainOn: training on rows and columns sub of a larger matrix, of
+// float64 or float32 entries, checked or not, gives the model Train
+// gives on the copied sub-matrix (of the float32 entries as float64),
+// step for step, its support vectors positions in sub; bad rows and
+// entries are refused, and CheckGram finds the latter too.
+func TestTrainOn(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n = 90
+	x := make([][2]float64, n)
+	y := make([]int, n)
+	for i := range x {
+		y[i] = r.IntN(3)
+		x[i] = [2]float64{float64(y[i]) + r.NormFloat64(), r.NormFloat64()}
+	}
+	K := make([][]float64, n)
+	K32 := make([][]float32, n)
+	for i := range K {
+		K[i], K32[i] = make([]float64, n), make([]float32, n)
+		for j := range K[i] {
+			d := (x[i][0]-x[j][0])*(x[i][0]-x[j][0]) + (x[i][1]-x[j][1])*(x[i][1]-x[j][1])
+			K[i][j] = math.Exp(-d / 2)
+			K32[i][j] = float32(K[i][j])
+		}
+	}
+	for _, sub := range [][]int{nil, {3, 5, 8, 13, 21, 34, 55, 56, 57, 60, 61, 70, 71, 72, 80, 81, 82, 85, 86, 89}, {89, 0, 44, 2, 17, 3, 60, 61, 62, 63}} {
+		rows := sub
+		if rows == nil {
+			rows = make([]int, n)
+			for i := range rows {
+				rows[i] = i
+			}
+		}
+		sk, sk32, sy := make([][]float64, len(rows)), make([][]float64, len(rows)), make([]int, len(rows))
+		for i, a := range rows {
+			sk[i], sk32[i], sy[i] = make([]float64, len(rows)), make([]float64, len(rows)), y[a]
+			for j, b := range rows {
+				sk[i][j], sk32[i][j] = K[a][b], float64(K32[a][b])
+			}
+		}
+		for _, c := range []float64{0.1, 10} {
+			want, err := Train(context.Background(), sk, sy, Options{C: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := TrainOn(context.Background(), K, sub, sy, Options{C: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d samples, C %g: TrainOn %+v\nTrain on the copy %+v", len(rows), c, got, want)
+			}
+			if checked, err := TrainOn(context.Background(), K, sub, sy, Options{C: c, Checked: true}); err != nil || !reflect.DeepEqual(checked, want) {
+				t.Errorf("%d samples, C %g, checked: TrainOn %+v (%v)\nTrain on the copy %+v", len(rows), c, checked, err, want)
+			}
+			want32, err := Train(context.Background(), sk32, sy, Options{C: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got32, err := TrainOn(context.Background(), K32, sub, sy, Options{C: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got32, want32) {
+				t.Errorf("%d samples, C %g, float32: TrainOn %+v\nTrain on the float64 copy %+v", len(rows), c, got32, want32)
+			}
+		}
+	}
+	for _, sub := range [][]int{{1, 2, 1}, {1, n}, {-1, 2}} {
+		if _, err := TrainOn(context.Background(), K, sub, make([]int, len(sub)), Options{C: 1}); err == nil || !strings.Contains(err.Error(), "outside it or repeated") {
+			t.Errorf("sub %v: error %v", sub, err)
+		}
+	}
+	if err := CheckGram(K32); err != nil {
+		t.Errorf("CheckGram of a good matrix: %v", err)
+	}
+	K[4][7] = math.NaN()
+	if err := CheckGram(K); err == nil || !strings.Contains(err.Error(), "entry (4,7) is NaN") {
+		t.Errorf("CheckGram, NaN at (4, 7): error %v", err)
+	}
+	if _, err := TrainOn(context.Background(), K, []int{1, 7, 4}, []int{0, 1, 0}, Options{C: 1}); err == nil || !strings.Contains(err.Error(), "entry (2,1) is NaN") {
+		t.Errorf("NaN at rows (4, 7), positions (2, 1): error %v", err)
 	}
 }

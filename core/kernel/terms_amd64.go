@@ -1,0 +1,61 @@
+package kernel
+
+// hasAVX2 says whether the CPU and the OS support AVX2, and the CPU BMI1
+// and POPCNT (CPUID and XGETBV).
+func hasAVX2() bool
+
+// subTermsAVX2 is SubTerms's loop over the first len(d) &^ 3 entries.
+//
+//go:noescape
+func subTermsAVX2(g, d []float64, c float64)
+
+// sums4AVX2 is sums4Vector's loop: groups (1 to 4) groups of four
+// kernels, the weights w offset to the first.
+//
+//go:noescape
+func sums4AVX2(d, w []float64, at []int32, g []float64, stride, groups int)
+
+// commonAVX2 is commonGo's loop.
+//
+//go:noescape
+func commonAVX2(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int
+
+// subTermsVector does the part of SubTerms that the CPU's vector unit
+// can, and returns how many entries it did.
+func subTermsVector(g, d []float64, c float64) int {
+	if !useAVX2 {
+		return 0
+	}
+	n := len(d) &^ 3
+	if n > 0 {
+		subTermsAVX2(g[:n], d[:n], c)
+	}
+	return n
+}
+
+// sums4Vector does the weighted sums of divergences in vectors: all k
+// kernels of weights w interleaved with the given stride (k rounded up to
+// a multiple of four, d as long), four at a time; it returns k, or 0
+// without the vector unit.
+func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
+	if !useAVX2 || k == 0 {
+		return 0
+	}
+	if stride%4 != 0 || stride < k || len(d) < stride || len(g) < len(at) {
+		panic("kernel: sums4Vector: lengths do not match")
+	}
+	for done := 0; done < k; done += 16 {
+		groups := min(4, (k-done+3)/4)
+		sums4AVX2(d[done:done+4*groups], w[done:], at, g, stride, groups)
+	}
+	return k
+}
+
+// commonVector runs common's loop with BMI1 and POPCNT, if the CPU has
+// them (with AVX2).
+func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) (int, bool) {
+	if !useAVX2 {
+		return 0, false
+	}
+	return commonAVX2(abits, bbits, brank, img, rf, bval, bf, at, diff, g), true
+}
