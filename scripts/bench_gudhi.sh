@@ -30,7 +30,7 @@ d, out = sys.argv[1], sys.argv[2]
 runs = {r["command"]: r for r in json.load(open(f"{out}/hyperfine-{d}.json"))["results"]}
 def rss(name):
     kb = re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(f"{out}/{name}-{d}.time").read())
-    return int(kb.group(1)) / 1e6
+    return int(kb.group(1)) * 1024 / 1e9  # KiB to decimal GB
 def acc(name):
     last = open(f"{out}/{name}-{d}.out").read().strip().splitlines()[-1]
     return 100 * json.loads(last)["accuracy_mean"]

@@ -15,21 +15,23 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserBenchNCI1 runs a 10-fold CV of NCI1 (4,110 graphs) with the
-// defaults in the browser, split over two Web Workers as the Train tab
-// splits it, and logs the time and each worker's memory (figures
-// in docs/benchmarks.md). It takes minutes, so it runs only when
-// WKPI_BROWSER_BENCH=1:
+// TestBrowserBench runs a 10-fold CV of a TU dataset with the defaults in
+// the browser, split over two Web Workers as the Train tab splits it, and
+// logs the time and each worker's memory (figures in
+// docs/benchmarks.md). It takes minutes, so it runs only when
+// WKPI_BROWSER_BENCH names the dataset (a folder under data/):
 //
-//	WKPI_BROWSER_BENCH=1 go test -v -run TestBrowserBenchNCI1 -timeout 60m ./cmd/serve
-func TestBrowserBenchNCI1(t *testing.T) {
-	if os.Getenv("WKPI_BROWSER_BENCH") == "" {
-		t.Skip("a benchmark of several minutes: set WKPI_BROWSER_BENCH=1 to run it")
+//	WKPI_BROWSER_BENCH=PROTEINS go test -v -run TestBrowserBench -timeout 60m ./cmd/serve
+//	WKPI_BROWSER_BENCH=NCI1 go test -v -run TestBrowserBench -timeout 60m ./cmd/serve
+func TestBrowserBench(t *testing.T) {
+	name := os.Getenv("WKPI_BROWSER_BENCH")
+	if name == "" {
+		t.Skip("a benchmark of several minutes: set WKPI_BROWSER_BENCH to a dataset (PROTEINS, NCI1) to run it")
 	}
-	data := zipDir(t, "../../data/NCI1")
+	data := zipDir(t, filepath.Join("../../data", name))
 	mux := http.NewServeMux()
 	mux.Handle("/", Handler(site))
-	mux.HandleFunc("/bench/NCI1.zip", func(w http.ResponseWriter, r *http.Request) { w.Write(data) })
+	mux.HandleFunc("/bench/data.zip", func(w http.ResponseWriter, r *http.Request) { w.Write(data) })
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	ctx, cancel := browserFor(t, 50*time.Minute)
@@ -42,10 +44,11 @@ func TestBrowserBenchNCI1(t *testing.T) {
 		Error   string  `json:"error"`
 	}
 	var parts []part
-	stepWithin(t, ctx, 45*time.Minute, "NCI1 10-fold CV on two workers", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	stepWithin(t, ctx, 45*time.Minute, name+" 10-fold CV on two workers", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		var err error
-		parts, err = chromedp.Evaluate[[]part](`(async () => {
-			const zip = await (await fetch("/bench/NCI1.zip")).arrayBuffer();
+		parts, err = chromedp.Evaluate[[]part](fmt.Sprintf(`(async () => {
+			const name = %q;
+			const zip = await (await fetch("/bench/data.zip")).arrayBuffer();
 			const t0 = performance.now();
 			const run = (only) => new Promise((ok) => {
 				const w = new Worker("/web/worker.js");
@@ -56,18 +59,18 @@ func TestBrowserBenchNCI1(t *testing.T) {
 					ok({seconds: (performance.now() - t0) / 1000, memory: h.memory || 0,
 						folds: h.cv ? h.cv.report.folds.length : 0, error: h.error || ""});
 				};
-				const req = {id: 1, kind: "cv", dataset: "NCI1", files: [{name: "NCI1.zip"}], training: {only}};
+				const req = {id: 1, kind: "cv", dataset: name, files: [{name: name + ".zip"}], training: {only}};
 				const b = zip.slice(0);
 				w.postMessage({h: JSON.stringify(req), b: [b]}, [b]);
 			});
-			return Promise.all([run([0, 2, 4, 6, 8]), run([1, 3, 5, 7, 9])]); })()`, chromedp.EvalAwaitPromise)(ctx, tg)
+			return Promise.all([run([0, 2, 4, 6, 8]), run([1, 3, 5, 7, 9])]); })()`, name), chromedp.EvalAwaitPromise)(ctx, tg)
 		return err
 	}))
 	for i, p := range parts {
 		if p.Error != "" || p.Folds != 5 {
 			t.Errorf("worker %d: %d folds, error %q", i, p.Folds, p.Error)
 		}
-		t.Logf("BENCH browser NCI1 10-fold CV, worker %d (5 folds): done after %.0f s, worker memory %.0f MB", i, p.Seconds, p.Memory/1e6)
+		t.Logf("BENCH browser %s 10-fold CV, worker %d (5 folds): done after %.0f s, worker memory %.0f MB", name, i, p.Seconds, p.Memory/1e6)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"wkpi-web/core/testenv"
 )
 
 // distPrefix is the sub-path TestDistSubPath serves the site under, as
@@ -127,6 +129,8 @@ func TestDistSubPath(t *testing.T) {
 	)
 	inPage := value[float64](t, ctx, `(window.benchObserver.disconnect(), (window.benchEnd - window.benchStart) / 1000)`)
 	t.Logf("BENCH dist: 10-fold CV + final model on MUTAG, from the click, nothing else running: %.2f s in the page (%.2f s seen from Go)", inPage, time.Since(start).Seconds())
+	native := nativeTrainTab(t)
+	t.Logf("BENCH dist: the same natively right after (wkpi eval + wkpi train): %.2f s; browser / native %.2fx", native, inPage/native)
 	// Everything the service worker lists must be in its cache, under the
 	// prefixed, hashed URLs.
 	cached := `(async () => {
@@ -228,4 +232,23 @@ func TestDistFirstVisit(t *testing.T) {
 	if total > 2_500_000 {
 		t.Errorf("the first visit sent %.2f MB, over 2.5 MB", float64(total)/1e6)
 	}
+}
+
+// nativeTrainTab times what the Train tab's default run does, natively:
+// `wkpi eval` and `wkpi train` of MUTAG with the defaults, one after the
+// other (the browser's figure is compared with it in one run:
+// docs/benchmarks.md).
+func nativeTrainTab(t *testing.T) float64 {
+	t.Helper()
+	wkpi, data := testenv.BuildWkpi(t), filepath.Join(testenv.RepoRoot(t), "data", "MUTAG")
+	start := time.Now()
+	for _, args := range [][]string{
+		{"eval", "-data", data, "-progress", "off"},
+		{"train", "-data", data, "-progress", "off", "-out", filepath.Join(t.TempDir(), "mutag.json")},
+	} {
+		if out, err := exec.Command(wkpi, args...).CombinedOutput(); err != nil {
+			t.Fatalf("wkpi %s: %v\n%s", args[0], err, out)
+		}
+	}
+	return time.Since(start).Seconds()
 }

@@ -86,18 +86,6 @@ func (w *WKPI) testFolds(ctx context.Context, fits []fitted, train [][]int, prog
 // images themselves, the features and the runtime. On NCI1 (1 GB) that
 // is 5 folds a pass (float32 Gram matrices).
 func (w *WKPI) group(fits []fitted, a int, train [][]int) int {
-	budget := w.MaxTableBytes
-	if budget <= 0 {
-		budget = DefaultMaxTableBytes
-	}
-	var nnz int64
-	for _, img := range w.Set.Images {
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
-	}
 	c := fits[a].fold.Config
 	var worst, most int64
 	end := a
@@ -110,7 +98,7 @@ func (w *WKPI) group(fits []fitted, a int, train [][]int) int {
 		worst = max(worst, int64(len(fits[end].mixes))*(4*nt*(nt+1)/2+8*ne*nt)) // float32 Gram, float64 cross
 		most = max(most, nt)
 	}
-	per := max(1, int((budget*3/4-8*most*most-20*nnz)/worst))
+	per := w.perPass(worst, most)
 	m := end - a
 	groups := (m + per - 1) / per
 	return a + (m+groups-1)/groups
@@ -178,4 +166,25 @@ func (w *WKPI) chooseFor(ctx context.Context, cfg *Config, inner *float64, ks *k
 		}
 	}
 	return first, nil
+}
+
+// perPass is how many kernel matrix sets of at most worst bytes share a
+// pass over the pairs: within three quarters of the table budget, beside
+// the one unpacked Gram matrix (of at most most training graphs) an SVM
+// needs at a time and the pass's sparse copy of the images (20 bytes a
+// non-zero pixel); at least one.
+func (w *WKPI) perPass(worst, most int64) int {
+	budget := w.MaxTableBytes
+	if budget <= 0 {
+		budget = DefaultMaxTableBytes
+	}
+	var nnz int64
+	for _, img := range w.Set.Images {
+		for _, v := range img {
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	return max(1, int((budget*3/4-8*most*most-20*nnz)/worst))
 }

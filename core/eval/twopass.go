@@ -168,18 +168,6 @@ func (w *WKPI) jobsPerPass(jobs []kernelJob, fits []Fold, train [][]int) int {
 	if len(jobs) == 0 {
 		return 0
 	}
-	budget := w.MaxTableBytes
-	if budget <= 0 {
-		budget = DefaultMaxTableBytes
-	}
-	var nnz int64
-	for _, img := range w.Set.Images {
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
-	}
 	var worst, most int64
 	for _, job := range jobs {
 		f := fits[job.fold]
@@ -187,7 +175,7 @@ func (w *WKPI) jobsPerPass(jobs []kernelJob, fits []Fold, train [][]int) int {
 		worst = max(worst, 4*nt*(nt+1)/2+8*ne*nt)
 		most = max(most, nt)
 	}
-	per := max(1, int((budget*3/4-8*most*most-20*nnz)/worst))
+	per := w.perPass(worst, most)
 	passes := (len(jobs) + per - 1) / per
 	return (len(jobs) + passes - 1) / passes
 }

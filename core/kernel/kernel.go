@@ -73,7 +73,11 @@ func (k Kernel) pixelFunc() func(d float64) float64 {
 func WKPITerm(x float64) float64 {
 	// Above 40, e^-x is below half an ulp of 2: the result is 2 (a NaN
 	// stays NaN through r).
-	x = min(x, termMax)
+	// Not min(x, termMax): under WebAssembly that is a call
+	// (runtime.fmin64) per term; NaN stays NaN either way.
+	if x > termMax {
+		x = termMax
+	}
 	k := int(x*termInv + 0.5)
 	kf := float64(k)
 	// r = k ln2/64 - x; the subtraction is exact (Sterbenz) for k >= 1.
@@ -198,7 +202,7 @@ func (fam Family) prepare(images [][]float64, f func(float64) float64) []sparse 
 		}
 		// Exact sizes: on thousands of images, append's spare capacity
 		// would be a large share of the memory of a pass.
-		sp := sparse{img: img, tot: make([]float64, len(fam.Weights)), bits: make([]uint64, words), rank: make([]int32, words),
+		sp := sparse{img: img, tot: make([]float64, len(fam.Weights)), bits: supportBits(img), rank: make([]int32, words),
 			idx: make([]int32, 0, nnz), val: make([]float64, 0, nnz), f: make([]float64, 0, nnz)}
 		for s, v := range img {
 			if v != 0 {
@@ -206,7 +210,6 @@ func (fam Family) prepare(images [][]float64, f func(float64) float64) []sparse 
 				sp.idx = append(sp.idx, int32(s))
 				sp.val = append(sp.val, v)
 				sp.f = append(sp.f, fv)
-				sp.bits[s/64] |= 1 << (s % 64)
 				for k, w := range fam.Weights {
 					sp.tot[k] += w[s] * fv
 				}
@@ -297,7 +300,7 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	if len(r.at) < len(b.idx) {
 		r.at, r.diff, r.g = make([]int32, len(b.idx)), make([]float64, len(b.idx)), make([]float64, len(b.idx))
 	}
-	e := common(r.a.bits, b.bits, b.rank, r.a.img, r.f, b.val, b.f, r.at, r.diff, r.g)
+	e := Common(r.a.bits, b.bits, b.rank, r.a.img, r.f, b.val, b.f, r.at, r.diff, r.g)
 	at, diff, gs := r.at[:e], r.diff[:e], r.g[:e]
 	r.common = e
 	// The pixel terms of all common pixels at once (for WKPI four at a

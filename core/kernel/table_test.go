@@ -52,6 +52,55 @@ func TestTableMatchesKernel(t *testing.T) {
 	}
 }
 
+// TestTableEntries: every pair's entries, found from the union of the
+// two support bitmaps, are those of a scan of every pixel with
+// pixelFunc, bit for bit: the same pixels in the same order with the
+// same float32 terms (images of 100 pixels, a partial last word, with
+// equal non-zero pixels and empty images).
+func TestTableEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	images := make([][]float64, 12)
+	for i := range images {
+		images[i] = make([]float64, 100)
+		if i == 3 {
+			continue // empty
+		}
+		for s := range images[i] {
+			if rng.IntN(4) == 0 {
+				images[i][s] = float64(rng.IntN(3)) / 2 // often equal, sometimes zero
+			}
+		}
+	}
+	for _, v := range []Variant{WKPI, Alt} {
+		tab, err := NewTable(context.Background(), images, 0.3, v, 1<<30, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Kernel{Sigma: 0.3, Variant: v}.pixelFunc()
+		for i := range images {
+			for j := i + 1; j < len(images); j++ {
+				var pix []uint16
+				var val []float32
+				for s := range images[i] {
+					if d := images[i][s] - images[j][s]; d != 0 {
+						pix, val = append(pix, uint16(s)), append(val, float32(f(d)))
+					}
+				}
+				q := tab.pair(i, j)
+				gotPix, gotVal := tab.pix[tab.off[q]:tab.off[q+1]], tab.val[tab.off[q]:tab.off[q+1]]
+				if len(gotPix) != len(pix) {
+					t.Fatalf("variant %d, pair (%d, %d): %d entries, a scan finds %d", v, i, j, len(gotPix), len(pix))
+				}
+				for e := range pix {
+					if gotPix[e] != pix[e] || math.Float32bits(gotVal[e]) != math.Float32bits(val[e]) {
+						t.Fatalf("variant %d, pair (%d, %d), entry %d: pixel %d term %v, a scan gives %d %v", v, i, j, e, gotPix[e], gotVal[e], pix[e], val[e])
+					}
+				}
+			}
+		}
+	}
+}
+
 func compare(t *testing.T, what string, got, want [][]float64) {
 	t.Helper()
 	for i := range want {

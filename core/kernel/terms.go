@@ -24,19 +24,6 @@ const (
 	termLn2l = 1.90821492927058770002e-10 / 64
 )
 
-// termVecs are WKPITerm's floating-point constants, each four times
-// (one vector), in the order terms_amd64.s reads them; termInts its
-// integer ones, as vectors of four int32.
-var (
-	termVecs = func() (v [11][4]float64) {
-		for i, c := range [...]float64{termMax, termInv, 0.5, termLn2h, termLn2l, 1. / 720, 1. / 120, 1. / 24, 1. / 6, 1, 2} {
-			v[i] = [4]float64{c, c, c, c}
-		}
-		return v
-	}()
-	termInts = [2][4]int32{{1023, 1023, 1023, 1023}, {63, 63, 63, 63}}
-)
-
 // useAVX2 says whether the vector versions of SubTerms and the weighted
 // sums run (tests turn it off to compare).
 var useAVX2 = hasAVX2()
@@ -56,7 +43,7 @@ func SubTerms(g, d []float64, c float64) {
 	}
 }
 
-// common finds the pixels where both image a (support bitmap abits) and
+// Common finds the pixels where both image a (support bitmap abits) and
 // image b (bitmap bbits, with brank[q] its support pixels in words
 // before q, and values bval and f(bval) bf there) are non-zero, in
 // ascending order: for each, at[e] = s, diff[e] = img[s] - bval[n] and
@@ -64,11 +51,11 @@ func SubTerms(g, d []float64, c float64) {
 // and n the rank of s in b's support; it returns how many. at, diff and g
 // hold at least b's support. The loop of commonGo, with BMI1 and POPCNT
 // where the CPU has them (commonVector), with the same results
-// (TestCommonMatches).
-func common(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+// (TestCommonMatches). Kernel passes and core/learn's pair sums share it.
+func Common(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
 	if len(abits) < len(bbits) || len(brank) < len(bbits) || len(img) != len(rf) || (len(img)+63)/64 != len(bbits) ||
 		len(bf) < len(bval) || len(at) < len(bval) || len(diff) < len(bval) || len(g) < len(bval) {
-		panic("kernel: common: lengths do not match")
+		panic("kernel: Common: lengths do not match")
 	}
 	if e, ok := commonVector(abits, bbits, brank, img, rf, bval, bf, at, diff, g); ok {
 		return e

@@ -1,5 +1,18 @@
 package kernel
 
+// termVecs are WKPITerm's floating-point constants, each four times
+// (one vector), in the order terms_amd64.s reads them; termInts its
+// integer ones, as vectors of four int32.
+var (
+	termVecs = func() (v [11][4]float64) {
+		for i, c := range [...]float64{termMax, termInv, 0.5, termLn2h, termLn2l, 1. / 720, 1. / 120, 1. / 24, 1. / 6, 1, 2} {
+			v[i] = [4]float64{c, c, c, c}
+		}
+		return v
+	}()
+	termInts = [2][4]int32{{1023, 1023, 1023, 1023}, {63, 63, 63, 63}}
+)
+
 // hasAVX2 says whether the CPU and the OS support AVX2, and the CPU BMI1
 // and POPCNT (CPUID and XGETBV).
 func hasAVX2() bool

@@ -49,7 +49,7 @@ func TestSubTermsBits(t *testing.T) {
 	}
 }
 
-// TestCommonMatches: common (BMI1 and POPCNT where the CPU has them)
+// TestCommonMatches: Common (BMI1 and POPCNT where the CPU has them)
 // finds the common pixels of two supports with the results of commonGo,
 // on bitmaps of any density over a partial last word.
 func TestCommonMatches(t *testing.T) {
@@ -74,7 +74,7 @@ func TestCommonMatches(t *testing.T) {
 		m := len(b.idx)
 		at, diff, g := make([]int32, m), make([]float64, m), make([]float64, m)
 		at2, diff2, g2 := make([]int32, m), make([]float64, m), make([]float64, m)
-		e := common(sp[0].bits, b.bits, b.rank, sp[0].img, rw.f, b.val, b.f, at, diff, g)
+		e := Common(sp[0].bits, b.bits, b.rank, sp[0].img, rw.f, b.val, b.f, at, diff, g)
 		e2 := commonGo(sp[0].bits, b.bits, b.rank, sp[0].img, rw.f, b.val, b.f, at2, diff2, g2)
 		if e != e2 || !reflect.DeepEqual(at[:e], at2[:e2]) || !reflect.DeepEqual(diff[:e], diff2[:e2]) || !reflect.DeepEqual(g[:e], g2[:e2]) {
 			t.Fatalf("trial %d (%d pixels): %d common pixels %v, want %d %v", trial, N, e, at[:e], e2, at2[:e2])

@@ -178,16 +178,7 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 			if len(at) < len(vj) {
 				at, ds, gs = make([]int32, len(vj)), make([]float64, len(vj)), make([]float64, len(vj))
 			}
-			e := 0
-			for q, bw := range bj {
-				for m := bw & abits[q]; m != 0; m &= m - 1 {
-					t := bits.TrailingZeros64(m)
-					s := q*64 + t
-					n := int(rj[q]) + bits.OnesCount64(bw&(1<<t-1))
-					at[e], ds[e], gs[e] = int32(s), a[s]-vj[n], rowM0[s]+mj[n]
-					e++
-				}
-			}
+			e := kernel.Common(abits, bj, rj, a, rowM0, vj, mj, at, ds, gs)
 			kernel.SubTerms(gs[:e], ds[:e], c)
 			part.pair(j, at[:e], gs[:e])
 		}

@@ -42,3 +42,16 @@ func WkpiPredict(tb testing.TB, model string, files ...string) []Prediction {
 	}
 	return preds
 }
+
+// BuildWkpi builds the repository's cmd/wkpi into a temporary directory
+// and returns the binary's path, for tests that time it (go run would
+// time the compiler too).
+func BuildWkpi(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "wkpi")
+	cmd := exec.Command("go", "build", "-o", bin, filepath.Join(RepoRoot(tb), "cmd", "wkpi"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build ./cmd/wkpi: %v\n%s", err, out)
+	}
+	return bin
+}
