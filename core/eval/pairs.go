@@ -52,25 +52,11 @@ func (w *WKPI) pairsFor(ctx context.Context, sigma float64, v kernel.Variant, pr
 type tablePairs struct{ t *kernel.Table }
 
 func (p tablePairs) grams(ctx context.Context, ws [][]float64, idx []int) ([][][]float64, error) {
-	out := make([][][]float64, len(ws))
-	for i, w := range ws {
-		var err error
-		if out[i], err = p.t.Gram(ctx, w, idx); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return p.t.Grams(ctx, ws, idx)
 }
 
 func (p tablePairs) crosses(ctx context.Context, ws [][]float64, rows, cols []int) ([][][]float64, error) {
-	out := make([][][]float64, len(ws))
-	for i, w := range ws {
-		var err error
-		if out[i], err = p.t.Cross(ctx, w, rows, cols); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return p.t.Crosses(ctx, ws, rows, cols)
 }
 
 func (p tablePairs) sums(ctx context.Context, subset, labels, folds []int, nFolds int) (*learn.PairSums, error) {

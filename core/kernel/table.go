@@ -157,10 +157,14 @@ func (t *Table) pair(i, j int) int {
 	return i*t.n - i*(i+1)/2 + (j - i - 1)
 }
 
-// Divergence is sum_s w_s f(A_s - B_s) for images i and j of the table.
-func (t *Table) Divergence(w []float64, i, j int) float64 {
+// divergences sets d[k] = sum_s ws[k]_s f(A_s - B_s) for images i and j
+// of the table, two weight vectors a pass over the pair's entries (each
+// sum still in ascending order of entries, so with the bits of one
+// vector's own pass).
+func (t *Table) divergences(ws [][]float64, i, j int, d []float64) {
 	if i == j {
-		return 0
+		clear(d)
+		return
 	}
 	p := t.pair(i, j)
 	// One slice of each array per pair lets the compiler drop their bounds
@@ -168,16 +172,32 @@ func (t *Table) Divergence(w []float64, i, j int) float64 {
 	pix := t.pix[t.off[p]:t.off[p+1]]
 	val := t.val[t.off[p]:t.off[p+1]]
 	val = val[:len(pix)]
-	var d float64
-	for e, s := range pix {
-		d += w[s] * float64(val[e])
+	k := 0
+	for ; k+2 <= len(ws); k += 2 {
+		w0, w1 := ws[k], ws[k+1]
+		var d0, d1 float64
+		for e, s := range pix {
+			v := float64(val[e])
+			d0 += w0[s] * v
+			d1 += w1[s] * v
+		}
+		d[k], d[k+1] = d0, d1
 	}
-	return d
+	if k < len(ws) {
+		w := ws[k]
+		var d0 float64
+		for e, s := range pix {
+			d0 += w[s] * float64(val[e])
+		}
+		d[k] = d0
+	}
 }
 
-func (t *Table) check(w []float64, idx ...[]int) error {
-	if len(w) != t.pixels {
-		return fmt.Errorf("kernel: %d pixel weights for a table of %d pixels", len(w), t.pixels)
+func (t *Table) check(ws [][]float64, idx ...[]int) error {
+	for _, w := range ws {
+		if len(w) != t.pixels {
+			return fmt.Errorf("kernel: %d pixel weights for a table of %d pixels", len(w), t.pixels)
+		}
 	}
 	for _, list := range idx {
 		for _, i := range list {
@@ -189,47 +209,74 @@ func (t *Table) check(w []float64, idx ...[]int) error {
 	return nil
 }
 
-// Gram is the kernel matrix, with pixel weights w, of the table's images
-// idx (indices into the images the table was built from).
-func (t *Table) Gram(ctx context.Context, w []float64, idx []int) ([][]float64, error) {
-	if err := t.check(w, idx); err != nil {
+// kernels are the kernels of weight vectors ws and their weights' sums.
+func (t *Table) kernels(ws [][]float64) ([]Kernel, []float64) {
+	ks, totals := make([]Kernel, len(ws)), make([]float64, len(ws))
+	for k, w := range ws {
+		ks[k], totals[k] = Kernel{Weights: w, Sigma: t.Sigma, Variant: t.Variant}, sum(w)
+	}
+	return ks, totals
+}
+
+// Grams are the kernel matrices, one for each vector of pixel weights in
+// ws, of the table's images idx (indices into the images the table was
+// built from), from one pass over the pairs.
+func (t *Table) Grams(ctx context.Context, ws [][]float64, idx []int) ([][][]float64, error) {
+	if err := t.check(ws, idx); err != nil {
 		return nil, err
 	}
-	k := Kernel{Weights: w, Sigma: t.Sigma, Variant: t.Variant}
-	total := sum(w)
-	g := make([][]float64, len(idx))
-	for a := range idx {
-		g[a] = make([]float64, len(idx))
+	ks, totals := t.kernels(ws)
+	out := make([][][]float64, len(ws))
+	for k := range out {
+		out[k] = make([][]float64, len(idx))
+		for a := range idx {
+			out[k][a] = make([]float64, len(idx))
+		}
 	}
+	d := make([]float64, len(ws))
 	for a, i := range idx {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		g[a][a] = k.fromDivergence(0, total)
+		for k, g := range out {
+			g[a][a] = ks[k].fromDivergence(0, totals[k])
+		}
 		for b := a + 1; b < len(idx); b++ {
-			v := k.fromDivergence(t.Divergence(w, i, idx[b]), total)
-			g[a][b], g[b][a] = v, v
+			t.divergences(ws, i, idx[b], d)
+			for k, g := range out {
+				v := ks[k].fromDivergence(d[k], totals[k])
+				g[a][b], g[b][a] = v, v
+			}
 		}
 	}
-	return g, nil
+	return out, nil
 }
 
-// Cross is the len(rows) x len(cols) kernel matrix, with pixel weights w,
-// between the table's images rows and cols.
-func (t *Table) Cross(ctx context.Context, w []float64, rows, cols []int) ([][]float64, error) {
-	if err := t.check(w, rows, cols); err != nil {
+// Crosses are the len(rows) x len(cols) kernel matrices, one for each
+// vector of pixel weights in ws, between the table's images rows and
+// cols, from one pass over the pairs.
+func (t *Table) Crosses(ctx context.Context, ws [][]float64, rows, cols []int) ([][][]float64, error) {
+	if err := t.check(ws, rows, cols); err != nil {
 		return nil, err
 	}
-	k := Kernel{Weights: w, Sigma: t.Sigma, Variant: t.Variant}
-	total := sum(w)
-	out := make([][]float64, len(rows))
+	ks, totals := t.kernels(ws)
+	out := make([][][]float64, len(ws))
+	for k := range out {
+		out[k] = make([][]float64, len(rows))
+		for a := range rows {
+			out[k][a] = make([]float64, len(cols))
+		}
+	}
+	d := make([]float64, len(ws))
 	for a, i := range rows {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out[a] = make([]float64, len(cols))
 		for b, j := range cols {
-			out[a][b] = k.fromDivergence(t.Divergence(w, i, j), total)
+			t.divergences(ws, i, j, d)
+			for k, c := range out {
+				c[a][b] = ks[k].fromDivergence(d[k], totals[k])
+			}
 		}
 	}
 	return out, nil

@@ -9,45 +9,74 @@ import (
 )
 
 // TestTableMatchesKernel: the table's Gram and cross matrices of any
-// subset equal the direct computation (Kernel.Gram / Kernel.Cross on the
-// subset's images) for both variants, within float32 storage error.
+// subset, for one to three weight vectors at once, equal the direct
+// computation (Kernel.Gram / Kernel.Cross on the subset's images) for
+// both variants, within float32 storage error, and each matrix is the
+// same whichever vectors share its pass.
 func TestTableMatchesKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	images, _ := blobImages(rng, 30, 8, 9)
 	images[4] = make([]float64, len(images[0])) // an empty image
 	copy(images[7], images[6])                  // a duplicate
-	w := make([]float64, len(images[0]))
-	for s := range w {
-		w[s] = rng.Float64()
+	ws := make([][]float64, 3)
+	for k := range ws {
+		ws[k] = make([]float64, len(images[0]))
+		for s := range ws[k] {
+			ws[k][s] = rng.Float64()
+		}
 	}
 	sub := []int{9, 2, 4, 7, 6, 20, 29}
 	others := []int{0, 6, 13}
+	pick := func(idx []int) [][]float64 {
+		out := make([][]float64, len(idx))
+		for i, s := range idx {
+			out[i] = images[s]
+		}
+		return out
+	}
 	for _, v := range []Variant{WKPI, Alt} {
 		for _, sigma := range []float64{0.05, 0.5} {
 			tab, err := NewTable(context.Background(), images, sigma, v, 1<<30, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			k := Kernel{Weights: w, Sigma: sigma, Variant: v}
-			pick := func(idx []int) [][]float64 {
-				out := make([][]float64, len(idx))
-				for i, s := range idx {
-					out[i] = images[s]
+			grams, err := tab.Grams(context.Background(), ws, sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			crosses, err := tab.Crosses(context.Background(), ws, others, sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, w := range ws {
+				kern := Kernel{Weights: w, Sigma: sigma, Variant: v}
+				want, _ := kern.Gram(context.Background(), pick(sub), nil)
+				compare(t, "gram", grams[k], want)
+				wantX, _ := kern.Cross(context.Background(), pick(others), pick(sub), nil)
+				compare(t, "cross", crosses[k], wantX)
+				// Alone in its pass: the same bits.
+				alone, err := tab.Grams(context.Background(), ws[k:k+1], sub)
+				if err != nil {
+					t.Fatal(err)
 				}
-				return out
+				aloneX, err := tab.Crosses(context.Background(), ws[k:k+1], others, sub)
+				if err != nil {
+					t.Fatal(err)
+				}
+				same(t, "gram", alone[0], grams[k])
+				same(t, "cross", aloneX[0], crosses[k])
 			}
-			want, _ := k.Gram(context.Background(), pick(sub), nil)
-			got, err := tab.Gram(context.Background(), w, sub)
-			if err != nil {
-				t.Fatal(err)
+		}
+	}
+}
+
+func same(t *testing.T, what string, got, want [][]float64) {
+	t.Helper()
+	for i := range want {
+		for j := range want[i] {
+			if math.Float64bits(got[i][j]) != math.Float64bits(want[i][j]) {
+				t.Fatalf("%s[%d][%d] = %v alone in its pass, %v beside other weights", what, i, j, got[i][j], want[i][j])
 			}
-			compare(t, "gram", got, want)
-			wantX, _ := k.Cross(context.Background(), pick(others), pick(sub), nil)
-			gotX, err := tab.Cross(context.Background(), w, others, sub)
-			if err != nil {
-				t.Fatal(err)
-			}
-			compare(t, "cross", gotX, wantX)
 		}
 	}
 }
@@ -125,10 +154,10 @@ func TestTableErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tab.Gram(context.Background(), make([]float64, 3), []int{0, 1}); err == nil {
+	if _, err := tab.Grams(context.Background(), [][]float64{make([]float64, 3)}, []int{0, 1}); err == nil {
 		t.Error("wrong weight count: no error")
 	}
-	if _, err := tab.Cross(context.Background(), make([]float64, 16), []int{5}, []int{0}); err == nil {
+	if _, err := tab.Crosses(context.Background(), [][]float64{make([]float64, 16)}, []int{5}, []int{0}); err == nil {
 		t.Error("index out of range: no error")
 	}
 }
