@@ -23,16 +23,9 @@ import (
 func TestPairSumsBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n, N = 37, 70
-	images := make([][]float64, n)
+	images := randomSparse(r, n, N, 9, 1)
 	labels, folds := make([]int, n), make([]int, n)
 	for i := range images {
-		images[i] = make([]float64, N)
-		density := r.Float64()
-		for s := range images[i] {
-			if r.Float64() < density {
-				images[i][s] = math.Abs(r.NormFloat64()) * math.Pow(10, -r.Float64()*9+1)
-			}
-		}
 		labels[i], folds[i] = r.IntN(3), r.IntN(4)
 	}
 	images[5] = make([]float64, N) // an empty image
@@ -211,16 +204,9 @@ func pairSumsSweep(ctx context.Context, images [][]float64, labels, folds []int,
 func TestSumsVisitorBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	const n, N = 41, 130
-	images := make([][]float64, n)
+	images := randomSparse(r, n, N, 3, 0)
 	labels, folds := make([]int, n), make([]int, n)
 	for i := range images {
-		images[i] = make([]float64, N)
-		density := r.Float64()
-		for s := range images[i] {
-			if r.Float64() < density {
-				images[i][s] = math.Abs(r.NormFloat64()) * math.Pow(10, -r.Float64()*3)
-			}
-		}
 		labels[i], folds[i] = r.IntN(2), i%5
 	}
 	weights := func() []float64 {
@@ -291,4 +277,21 @@ func TestSumsVisitorBits(t *testing.T) {
 	if _, err := NewSumsVisitor(n, N, labels[:3], folds, 5); err == nil {
 		t.Error("3 labels for 41 images: no error")
 	}
+}
+
+// randomSparse are n random images of N pixels, each with its own share
+// of non-zero pixels (0 to 1), whose values are |normal| times 10^e with
+// e uniform in (top-decades, top].
+func randomSparse(r *rand.Rand, n, N int, decades, top float64) [][]float64 {
+	images := make([][]float64, n)
+	for i := range images {
+		images[i] = make([]float64, N)
+		density := r.Float64()
+		for s := range images[i] {
+			if r.Float64() < density {
+				images[i][s] = math.Abs(r.NormFloat64()) * math.Pow(10, -r.Float64()*decades+top)
+			}
+		}
+	}
+	return images
 }
