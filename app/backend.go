@@ -47,7 +47,23 @@ var Demos = []string{"MUTAG", "PTC_MR"}
 // Register routes the app's single page to Root with backend b (nil when
 // prerendering). The same call runs in the browser and in cmd/static.
 func Register(b Backend) {
-	app.Route("/", func() app.Composer { return &Root{Backend: b} })
+	app.Route("/", func() app.Composer { return newRoot(b) })
+}
+
+// savedDataset is what loads while OnMount restores the dataset of an
+// earlier visit.
+const savedDataset = "saved dataset"
+
+// newRoot is the page on backend b. With a backend it renders as restoring
+// the saved dataset from its first render on, not only after OnMount: the
+// buttons that load a dataset stay disabled until the saved one is back, so
+// the restore cannot undo a click made in between.
+func newRoot(b Backend) *Root {
+	r := &Root{Backend: b}
+	if b != nil {
+		r.data.loading = savedDataset
+	}
+	return r
 }
 
 // Depicter is a Backend that draws molecules as chemists draw them

@@ -65,7 +65,7 @@ func (d *depicter) Depict(dep Depiction, done func(string, error)) {
 // screen readers); when it fails, the graph's layout in the same colours.
 func TestExplainChosen(t *testing.T) {
 	b := &depicter{fakeBackend: newFakeBackend(), svg: "<?xml version='1.0'?>\n<svg class='rdkit'><path class='atom-0'/></svg>"}
-	r := &Root{Backend: b}
+	r := newRoot(b)
 	e := app.NewTestEngine()
 	if err := e.Load(&harness{root: r}); err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ const siteEnv = `[{"name":"mutag","path":"/web/models/mutag.json"},{"name":"ptc"
 func mountSite(t *testing.T, b *siteBackend) (*Root, app.TestEngine) {
 	t.Helper()
 	t.Setenv(SiteModelsEnv, siteEnv)
-	r := &Root{Backend: b}
+	r := newRoot(b)
 	e := app.NewTestEngine()
 	if err := e.Load(&harness{root: r}); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestSiteModels(t *testing.T) {
 func TestNoSiteModels(t *testing.T) {
 	t.Setenv(SiteModelsEnv, "")
 	b := &siteBackend{fakeBackend: newFakeBackend()}
-	r := &Root{Backend: b}
+	r := newRoot(b)
 	e := app.NewTestEngine()
 	if err := e.Load(&harness{root: r}); err != nil {
 		t.Fatal(err)

@@ -67,11 +67,12 @@ func (r *Root) OnMount(ctx app.Context) {
 	}
 	r.restoreModels(ctx)
 	r.restoreRun()
-	r.data.loading = "saved dataset"
 	r.Backend.Restore(func(key string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if key == "" {
-				r.data.loading = ""
+				if r.data.loading == savedDataset { // not a file given meanwhile
+					r.data.loading = ""
+				}
 				return
 			}
 			r.load(ctx, key)

@@ -86,7 +86,7 @@ func (h *harness) OnPreRender(ctx app.Context) { h.root.OnMount(ctx) }
 // the form starts from the default settings, with no job.
 func mount(t *testing.T, b *fakeBackend) (*Root, app.TestEngine) {
 	t.Helper()
-	r := &Root{Backend: b}
+	r := newRoot(b)
 	e := app.NewTestEngine()
 	if err := e.Load(&harness{root: r}); err != nil {
 		t.Fatal(err)
@@ -286,7 +286,7 @@ func TestOldSavedRunLoads(t *testing.T) {
 
 func TestKeptModels(t *testing.T) {
 	b := newFakeBackend()
-	r := &Root{Backend: b}
+	r := newRoot(b)
 	info := &protocol.Info{Dataset: "MUTAG"}
 	r.keepModel(&trained{name: "MUTAG", data: []byte("1"), info: info})
 	if got := r.uniqueName("MUTAG"); got != "MUTAG (2)" {

@@ -17,10 +17,11 @@ import (
 )
 
 // elems returns the attributes of every <tag> element in html, in order;
-// go-app writes attributes in map order, so tests must not rely on it.
+// go-app writes attributes in map order, so tests must not rely on it. A
+// bare attribute (go-app writes "true" so: disabled) has the value "".
 func elems(html, tag string) []map[string]string {
 	var out []map[string]string
-	attr := regexp.MustCompile(`([a-zA-Z0-9-]+)="([^"]*)"`)
+	attr := regexp.MustCompile(`([a-zA-Z0-9-]+)(?:="([^"]*)")?`)
 	for _, m := range regexp.MustCompile(`<`+tag+`\b([^>]*)>`).FindAllStringSubmatch(html, -1) {
 		a := map[string]string{}
 		for _, kv := range attr.FindAllStringSubmatch(m[1], -1) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,7 +61,47 @@ func browserFor(t *testing.T, limit time.Duration) (context.Context, context.Can
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting %s: %v", chromium, err)
 	}
-	return ctx, func() { cancelB(); cancelA(); cancelT() }
+	log := &consoleLog{}
+	messages := chromedp.Console(ctx) // subscribed from here on
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			log.add(m.String())
+		}
+	}()
+	return context.WithValue(ctx, consoleKey{}, log), func() { cancelB(); cancelA(); cancelT() }
+}
+
+// consoleKey is the context key of the page's consoleLog.
+type consoleKey struct{}
+
+// consoleLog keeps the last lines the page wrote to its console: a failing
+// step shows them, as a panic of the page's Go program only shows there.
+type consoleLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *consoleLog) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.lines) == 40 {
+		l.lines = l.lines[1:]
+	}
+	l.lines = append(l.lines, line)
+}
+
+// consoleOf returns the console lines kept for the browser of ctx.
+func consoleOf(ctx context.Context) string {
+	l, ok := ctx.Value(consoleKey{}).(*consoleLog)
+	if !ok {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
 }
 
 // step runs actions with a per-step deadline, naming the step on failure.
@@ -78,7 +119,7 @@ func stepWithin(t *testing.T, ctx context.Context, limit time.Duration, name str
 	if err := chromedp.Do(sctx, actions...); err != nil {
 		body, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS("body")))
 		body = body[:min(len(body), 2000)]
-		t.Fatalf("%s: %v\npage text:\n%s", name, err, body)
+		t.Fatalf("%s: %v\npage text:\n%s\npage console (last lines):\n%s", name, err, body, consoleOf(ctx))
 	}
 	t.Logf("%s: %v", name, time.Since(start).Round(time.Millisecond))
 }
