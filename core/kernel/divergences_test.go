@@ -27,7 +27,6 @@ func TestDivergencesBits(t *testing.T) {
 		}
 	}
 	images[3] = make([]float64, N)
-	defer func(on bool) { useAVX2 = on }(useAVX2)
 	for _, v := range []Variant{WKPI, Alt} {
 		for k := 1; k <= 21; k++ {
 			ws := make([][]float64, k)
@@ -41,8 +40,8 @@ func TestDivergencesBits(t *testing.T) {
 			sp := fam.prepare(images, fam.kernel(0).pixelFunc())
 			ps := fam.pass()
 			want, got := make([]float64, k), make([]float64, k)
-			for _, avx := range []bool{false, true} {
-				useAVX2 = avx && hasAVX2Once
+			for _, vector := range []bool{false, true} {
+				ps.vector = vector && vectorUnit
 				var r1, r2 row
 				for i := range sp {
 					r1.set(&sp[i])
@@ -52,7 +51,7 @@ func TestDivergencesBits(t *testing.T) {
 						ps.divergences(&r2, &sp[j], got)
 						for q := range want {
 							if math.Float64bits(got[q]) != math.Float64bits(want[q]) {
-								t.Fatalf("variant %d, %d kernels, AVX2 %v: pair (%d, %d) kernel %d: %v, want %v", v, k, useAVX2, i, j, q, got[q], want[q])
+								t.Fatalf("variant %d, %d kernels, vector %v: pair (%d, %d) kernel %d: %v, want %v", v, k, ps.vector, i, j, q, got[q], want[q])
 							}
 						}
 					}
@@ -61,8 +60,6 @@ func TestDivergencesBits(t *testing.T) {
 		}
 	}
 }
-
-var hasAVX2Once = useAVX2
 
 // divergencesOracle is pass.divergences as it was before the common
 // pixels' terms were computed together: one pixel at a time.

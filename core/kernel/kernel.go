@@ -268,6 +268,7 @@ type pass struct {
 	c         float64
 	f         func(float64) float64
 	wkpi      bool
+	vector    bool // run the vector loops (vectorUnit)
 }
 
 func (fam Family) pass() pass {
@@ -279,7 +280,7 @@ func (fam Family) pass() pass {
 			w[s*stride+j] = v
 		}
 	}
-	return pass{w: w, k: k, stride: stride, c: 1 / (2 * fam.Sigma * fam.Sigma), f: fam.kernel(0).pixelFunc(), wkpi: fam.Variant == WKPI}
+	return pass{w: w, k: k, stride: stride, c: 1 / (2 * fam.Sigma * fam.Sigma), f: fam.kernel(0).pixelFunc(), wkpi: fam.Variant == WKPI, vector: vectorUnit}
 }
 
 // divergences writes into d each kernel's divergence between the row's
@@ -300,13 +301,13 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	if len(r.at) < len(b.idx) {
 		r.at, r.diff, r.g = make([]int32, len(b.idx)), make([]float64, len(b.idx)), make([]float64, len(b.idx))
 	}
-	e := Common(r.a.bits, b.bits, b.rank, r.a.img, r.f, b.val, b.f, r.at, r.diff, r.g)
+	e := common(r.a.bits, b.bits, b.rank, r.a.img, r.f, b.val, b.f, r.at, r.diff, r.g, p.vector)
 	at, diff, gs := r.at[:e], r.diff[:e], r.g[:e]
 	r.common = e
 	// The pixel terms of all common pixels at once (for WKPI four at a
 	// time where the CPU can: SubTerms).
 	if p.wkpi {
-		SubTerms(gs, diff, p.c)
+		subTerms(gs, diff, p.c, p.vector)
 	} else {
 		for e, x := range diff {
 			gs[e] -= p.f(x)
@@ -321,7 +322,10 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	}
 	sums := r.d[:p.stride]
 	w, stride := p.w, p.stride
-	k := sums4Vector(sums, w, at, gs, stride, p.k)
+	k := 0
+	if p.vector {
+		k = sums4Vector(sums, w, at, gs, stride, p.k)
+	}
 	for ; k+4 <= p.k; k += 4 {
 		var d0, d1, d2, d3 float64
 		for e, o := range at {

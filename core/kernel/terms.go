@@ -24,9 +24,11 @@ const (
 	termLn2l = 1.90821492927058770002e-10 / 64
 )
 
-// useAVX2 says whether the vector versions of SubTerms and the weighted
-// sums run (tests turn it off to compare).
-var useAVX2 = hasAVX2()
+// vectorUnit says whether the CPU has what the vector loops need (AVX2,
+// BMI1, POPCNT on amd64). It is a fact of the machine, read once and never
+// written: a kernel pass copies it (pass.vector), which is where tests
+// turn the vector loops off to compare.
+var vectorUnit = hasAVX2()
 
 // SubTerms sets g[e] -= WKPITerm(d[e]*d[e]*c) for every e < len(d) (g at
 // least as long), with the same bits as that loop: four at a time with
@@ -35,9 +37,15 @@ var useAVX2 = hasAVX2()
 // images' differences d there), then computes their terms here (core/learn's
 // pair sums too). TestSubTermsBits checks the two against each other bit
 // for bit.
-func SubTerms(g, d []float64, c float64) {
+func SubTerms(g, d []float64, c float64) { subTerms(g, d, c, vectorUnit) }
+
+// subTerms is SubTerms, with the vector loop only if vector is set.
+func subTerms(g, d []float64, c float64, vector bool) {
 	g = g[:len(d)]
-	done := subTermsVector(g, d, c)
+	done := 0
+	if vector {
+		done = subTermsVector(g, d, c)
+	}
 	for e := done; e < len(d); e++ {
 		g[e] -= WKPITerm(d[e] * d[e] * c)
 	}
@@ -53,12 +61,17 @@ func SubTerms(g, d []float64, c float64) {
 // where the CPU has them (commonVector), with the same results
 // (TestCommonMatches). Kernel passes and core/learn's pair sums share it.
 func Common(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	return common(abits, bbits, brank, img, rf, bval, bf, at, diff, g, vectorUnit)
+}
+
+// common is Common, with the vector loop only if vector is set.
+func common(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64, vector bool) int {
 	if len(abits) < len(bbits) || len(brank) < len(bbits) || len(img) != len(rf) || (len(img)+63)/64 != len(bbits) ||
 		len(bf) < len(bval) || len(at) < len(bval) || len(diff) < len(bval) || len(g) < len(bval) {
 		panic("kernel: Common: lengths do not match")
 	}
-	if e, ok := commonVector(abits, bbits, brank, img, rf, bval, bf, at, diff, g); ok {
-		return e
+	if vector {
+		return commonVector(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
 	}
 	return commonGo(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
 }

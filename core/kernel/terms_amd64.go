@@ -36,9 +36,6 @@ func commonAVX2(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float6
 // subTermsVector does the part of SubTerms that the CPU's vector unit
 // can, and returns how many entries it did.
 func subTermsVector(g, d []float64, c float64) int {
-	if !useAVX2 {
-		return 0
-	}
 	n := len(d) &^ 3
 	if n > 0 {
 		subTermsAVX2(g[:n], d[:n], c)
@@ -48,10 +45,9 @@ func subTermsVector(g, d []float64, c float64) int {
 
 // sums4Vector does the weighted sums of divergences in vectors: all k
 // kernels of weights w interleaved with the given stride (k rounded up to
-// a multiple of four, d as long), four at a time; it returns k, or 0
-// without the vector unit.
+// a multiple of four, d as long), four at a time; it returns k.
 func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
-	if !useAVX2 || k == 0 {
+	if k == 0 {
 		return 0
 	}
 	if stride%4 != 0 || stride < k || len(d) < stride || len(g) < len(at) {
@@ -64,11 +60,7 @@ func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
 	return k
 }
 
-// commonVector runs common's loop with BMI1 and POPCNT, if the CPU has
-// them (with AVX2).
-func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) (int, bool) {
-	if !useAVX2 {
-		return 0, false
-	}
-	return commonAVX2(abits, bbits, brank, img, rf, bval, bf, at, diff, g), true
+// commonVector runs common's loop with BMI1 and POPCNT.
+func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	return commonAVX2(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
 }

@@ -2,17 +2,15 @@
 
 package kernel
 
-// hasAVX2 is false off amd64.
+// hasAVX2 is false off amd64, so the vector loops below never run.
 func hasAVX2() bool { return false }
 
-// subTermsVector does nothing without a vector version (SubTerms then
-// does every entry).
-func subTermsVector(g, d []float64, c float64) int { return 0 }
+func subTermsVector(g, d []float64, c float64) int { panic("kernel: no vector unit") }
 
-// sums4Vector does nothing without a vector version.
-func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int { return 0 }
+func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
+	panic("kernel: no vector unit")
+}
 
-// commonVector does nothing without a vector version.
-func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) (int, bool) {
-	return 0, false
+func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
+	panic("kernel: no vector unit")
 }

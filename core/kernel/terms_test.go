@@ -12,7 +12,7 @@ import (
 // (x = (A_s - B_s)^2 / (2 sigma^2) >= 0: tiny, around every k of the
 // table, past the cut-off at 40) and on odd lengths.
 func TestSubTermsBits(t *testing.T) {
-	t.Logf("AVX2: %v", useAVX2)
+	t.Logf("vector unit: %v", vectorUnit)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []float64{5000, 12.5, 0.5, 1e6} {
 		var ds []float64
