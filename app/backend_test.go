@@ -36,7 +36,7 @@ func TestDemosWaitForRestore(t *testing.T) {
 	if demoDisabled(t, r, Demos[0]) {
 		t.Errorf("after the restore found nothing the demo buttons stay disabled (loading %q)", r.data.loading)
 	}
-	if html := app.HTMLString(newRoot(nil).dataTab()); demoDisabled(t, newRoot(nil), Demos[0]) {
-		t.Errorf("the prerendered page shows disabled demos:\n%s", html)
+	if demoDisabled(t, newRoot(nil), Demos[0]) {
+		t.Error("the prerendered page shows the demo buttons disabled")
 	}
 }

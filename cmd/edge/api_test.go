@@ -28,19 +28,25 @@ const (
 	testToken    = "test-token-8c1f"
 )
 
-// readBundled returns the model that `make edge` bundles, in the Worker's form.
-func readBundled(t *testing.T) []byte {
-	t.Helper()
+// loadBundled returns the model that `make edge` bundles.
+func loadBundled(tb testing.TB) *model.Model {
+	tb.Helper()
 	f, err := os.Open(bundledModel)
 	if err != nil {
-		t.Fatalf("no bundled model: run make edge first (%v)", err)
+		tb.Fatalf("no bundled model: run make edge first (%v)", err)
 	}
 	defer f.Close()
 	m, err := model.Load(f)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	b, err := encodeModel(m)
+	return m
+}
+
+// readBundled returns the model that `make edge` bundles, in the Worker's form.
+func readBundled(t *testing.T) []byte {
+	t.Helper()
+	b, err := encodeModel(loadBundled(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,15 +61,7 @@ func bundledFrom(b []byte) func(context.Context) ([]byte, error) {
 // TestModelForm checks that the Worker's form gives back the model of
 // the JSON file, field for field.
 func TestModelForm(t *testing.T) {
-	f, err := os.Open(bundledModel)
-	if err != nil {
-		t.Fatalf("no bundled model: run make edge first (%v)", err)
-	}
-	defer f.Close()
-	want, err := model.Load(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := loadBundled(t)
 	got, err := decodeModel(readBundled(t))
 	if err != nil {
 		t.Fatal(err)

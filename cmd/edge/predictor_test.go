@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"math"
-	"os"
 	"testing"
 
 	"wkpi-web/core/graph"
@@ -18,15 +17,7 @@ import (
 // (the decisions of those are meaningless, the arithmetic is what is
 // checked).
 func TestPredictorMatchesModel(t *testing.T) {
-	f, err := os.Open(bundledModel)
-	if err != nil {
-		t.Fatalf("no bundled model: run make edge first (%v)", err)
-	}
-	m, err := model.Load(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadBundled(t)
 	ds, err := tu.Read("../../data/MUTAG")
 	if err != nil {
 		t.Fatalf("%v (run make data)", err)
@@ -88,15 +79,7 @@ func TestFormRefusesDamage(t *testing.T) {
 // BenchmarkPredict is one MUTAG graph's prediction with the bundled
 // model, prepared (what a Worker's request costs besides parsing).
 func BenchmarkPredict(b *testing.B) {
-	f, err := os.Open(bundledModel)
-	if err != nil {
-		b.Fatalf("no bundled model: run make edge first (%v)", err)
-	}
-	m, err := model.Load(f)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := loadBundled(b)
 	ds, err := tu.Read("../../data/MUTAG")
 	if err != nil {
 		b.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"wkpi-web/core/model"
 	"wkpi-web/core/spec"
 )
 
@@ -24,15 +23,7 @@ func TestSettingsRefused(t *testing.T) {
 	if err := json.Unmarshal(data, &rows); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(bundledModel)
-	if err != nil {
-		t.Fatalf("no bundled model: run make edge first (%v)", err)
-	}
-	m, err := model.Load(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := loadBundled(t)
 	api := &API{Version: "v-test", Bundled: bundledFrom(readBundled(t)), Cache: &Cache{}, Models: &memStore{m: map[string][]byte{}}, Token: testToken}
 	srv := httptest.NewServer(api)
 	defer srv.Close()

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,34 +22,9 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-var labelsModel struct {
-	once sync.Once
-	file string
-	err  error
-}
-
-// mutagLabelsModel returns a model file from `wkpi train -data MUTAG
-// -labels -iter 20`, whose explanations tell atoms apart, trained once
-// per test binary.
-func mutagLabelsModel(t *testing.T) string {
-	t.Helper()
-	labelsModel.once.Do(func() {
-		dir, err := os.MkdirTemp("", "serve-labels-model")
-		if err != nil {
-			labelsModel.err = err
-			return
-		}
-		labelsModel.file = filepath.Join(dir, "mutag-labels.json")
-		out, err := exec.Command("go", "run", "../wkpi", "train", "-data", "../../data/MUTAG", "-labels", "-out", labelsModel.file, "-iter", "20").CombinedOutput()
-		if err != nil {
-			labelsModel.err = fmt.Errorf("wkpi train: %v (run make data)\n%s", err, out)
-		}
-	})
-	if labelsModel.err != nil {
-		t.Fatal(labelsModel.err)
-	}
-	return labelsModel.file
-}
+// mutagLabelsModel returns the model of `wkpi train -data MUTAG -labels
+// -iter 20`, whose explanations tell atoms apart.
+func mutagLabelsModel(t *testing.T) string { return labelsModel.get(t, "mutag-labels.json", "-labels") }
 
 // cliExplained is one line of `wkpi explain -format json`.
 type cliExplained struct {

@@ -21,33 +21,40 @@ import (
 	"wkpi-web/core/testenv"
 )
 
-var quickModel struct {
+// onceModel is a MUTAG model file that the test binary trains once, on
+// first use.
+type onceModel struct {
 	once sync.Once
 	file string
 	err  error
 }
 
-// mutagModel returns a model file from `wkpi train -data MUTAG -iter 20`
-// (seconds), trained once per test binary.
-func mutagModel(t *testing.T) string {
+var quickModel, labelsModel onceModel
+
+// get returns the model of `wkpi train -data MUTAG -iter 20` with the extra
+// flags, saved as name, training it on the first call (seconds).
+func (m *onceModel) get(t *testing.T, name string, extra ...string) string {
 	t.Helper()
-	quickModel.once.Do(func() {
+	m.once.Do(func() {
 		dir, err := os.MkdirTemp("", "serve-model")
 		if err != nil {
-			quickModel.err = err
+			m.err = err
 			return
 		}
-		quickModel.file = filepath.Join(dir, "mutag.json")
-		out, err := exec.Command("go", "run", "../wkpi", "train", "-data", "../../data/MUTAG", "-out", quickModel.file, "-iter", "20").CombinedOutput()
-		if err != nil {
-			quickModel.err = fmt.Errorf("wkpi train: %v (run make data)\n%s", err, out)
+		m.file = filepath.Join(dir, name)
+		args := append([]string{"run", "../wkpi", "train", "-data", "../../data/MUTAG", "-out", m.file, "-iter", "20"}, extra...)
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			m.err = fmt.Errorf("wkpi train: %v (run make data)\n%s", err, out)
 		}
 	})
-	if quickModel.err != nil {
-		t.Fatal(quickModel.err)
+	if m.err != nil {
+		t.Fatal(m.err)
 	}
-	return quickModel.file
+	return m.file
 }
+
+// mutagModel returns the model of `wkpi train -data MUTAG -iter 20`.
+func mutagModel(t *testing.T) string { return quickModel.get(t, "mutag.json") }
 
 // wkpiPredict runs `wkpi predict -json` on a file holding text.
 func wkpiPredict(t *testing.T, model, name, text string) []testenv.Prediction {
