@@ -172,7 +172,15 @@ func (c *settingsFlags) setup() (eval.Setup, error) {
 			return eval.Setup{}, fmt.Errorf("-auto does not combine with %s", strings.Join(fixed, ", "))
 		}
 	}
-	return eval.FromSpec(*s)
+	u, err := eval.FromSpec(*s)
+	if err != nil || !u.Features.Molecular() || c.data == "" {
+		return u, err
+	}
+	nodes, edges, err := c.labelNames()
+	if err != nil {
+		return u, err
+	}
+	return u.WithCodes(nodes, edges), nil
 }
 
 // usage prints the command's flags in groups, then examples.

@@ -108,6 +108,18 @@ func (u Setup) FeaturesFor(graphs []*graph.Graph, train []int, names map[string]
 	return s, nil
 }
 
+// WithCodes returns u with a dataset's label code tables (a TU README's
+// node and edge tables; nil when it has none) in its feature settings,
+// where chemistry-aware descriptors read atoms and bonds through them and
+// models keep them. Settings without such descriptors need none and are
+// returned as they are.
+func (u Setup) WithCodes(nodes, edges map[string]string) Setup {
+	if u.Features.Molecular() && (nodes != nil || edges != nil) {
+		u.Features.Codes = &features.Codes{Nodes: nodes, Edges: edges}
+	}
+	return u
+}
+
 // Mode names the feature mode for summaries: structure only, or the
 // node-label mode with its groups and time.
 func (u Setup) Mode() string {

@@ -42,7 +42,7 @@ func (u Setup) Groups(graphs []*graph.Graph, nodeNames, edgeNames map[string]str
 	named := make([]*graph.Graph, len(graphs))
 	for i, g := range graphs {
 		h := *g
-		h.NodeLabels, h.EdgeLabels = rename(g.NodeLabels, nodeNames), rename(g.EdgeLabels, edgeNames)
+		h.NodeLabels, h.EdgeLabels = scaffold.Rename(g.NodeLabels, nodeNames), scaffold.Rename(g.EdgeLabels, edgeNames)
 		named[i] = &h
 	}
 	groups, _, err := scaffold.Groups(named)
@@ -53,20 +53,4 @@ func (u Setup) Groups(graphs []*graph.Graph, nodeNames, edgeNames map[string]str
 		return nil, fmt.Errorf("split %w", err)
 	}
 	return groups, nil
-}
-
-// rename maps labels through names, keeping those it lacks.
-func rename(labels []string, names map[string]string) []string {
-	if labels == nil || names == nil {
-		return labels
-	}
-	out := make([]string, len(labels))
-	for i, l := range labels {
-		if n, ok := names[l]; ok {
-			out[i] = n
-		} else {
-			out[i] = l
-		}
-	}
-	return out
 }

@@ -43,6 +43,10 @@ type Settings struct {
 	// Labels turns on the node-label mode (see labels.go): nil is
 	// structure only, the paper's protocol.
 	Labels *Labels `json:"labels,omitempty"`
+	// Codes are the dataset's label code tables, which chemistry-aware
+	// descriptors read atoms and bonds through (see chem.go); nil when
+	// the labels are element symbols and bond types already.
+	Codes *Codes `json:"codes,omitempty"`
 }
 
 // Default returns the settings used when a user picks only a descriptor.
@@ -138,18 +142,33 @@ func (s Settings) ImageOptions() pimage.Options {
 // Diagram computes the descriptor function and the extended persistence
 // diagrams of one graph.
 func Diagram(g *graph.Graph, s Settings) (persistence.Diagrams, filtration.Function, error) {
-	d, _, f, err := diagramOf(g, s.Filtration, s.KeepZero, false)
+	mol, err := s.molecule(g)
+	if err != nil {
+		return persistence.Diagrams{}, filtration.Function{}, err
+	}
+	d, _, f, err := diagramOf(g, mol, s.Filtration, s.KeepZero, false)
 	return d, f, err
 }
 
 // diagramOf is Diagram for one descriptor o, with the points' origins
-// when withOrigins is set.
-func diagramOf(g *graph.Graph, o filtration.Options, keepZero, withOrigins bool) (persistence.Diagrams, persistence.Origins, filtration.Function, error) {
-	f, err := filtration.Compute(g, o)
+// (in g's vertices and edges) when withOrigins is set. mol is g read as a
+// molecule, for the descriptors that need one (nil otherwise).
+func diagramOf(g, mol *graph.Graph, o filtration.Options, keepZero, withOrigins bool) (persistence.Diagrams, persistence.Origins, filtration.Function, error) {
+	on := g
+	if o.Molecular() {
+		on = mol
+	}
+	f, err := filtration.Compute(on, o)
 	if err != nil {
 		return persistence.Diagrams{}, persistence.Origins{}, f, err
 	}
-	d, orig := persist(g, f.Vertex, f.Edge, keepZero, withOrigins)
+	if f.On != nil {
+		on = f.On.Graph
+	}
+	d, orig := persist(on, f.Vertex, f.Edge, keepZero, withOrigins)
+	if withOrigins && f.On != nil {
+		orig = originsBack(orig, f.On)
+	}
 	return d, orig, f, nil
 }
 

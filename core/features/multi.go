@@ -72,9 +72,15 @@ func (s Settings) descriptorCount() int { return 1 + len(s.Extra) + s.Labels.gro
 // then "label X" for each label group (X the label's name when the
 // dataset gave one) and "label other".
 func (s Settings) Descriptors() []string {
-	out := []string{string(s.Filtration.Kind)}
+	name := func(o filtration.Options) string {
+		if o.Atoms != "" {
+			return string(o.Kind) + ":" + o.Atoms
+		}
+		return string(o.Kind)
+	}
+	out := []string{name(s.Filtration)}
 	for _, o := range s.Extra {
-		out = append(out, string(o.Kind))
+		out = append(out, name(o))
 	}
 	if s.Labels != nil {
 		for _, v := range s.Labels.Vocabulary {
@@ -188,8 +194,12 @@ func GraphOrigins(g *graph.Graph, s Settings) ([]persistence.Diagrams, []persist
 func graphDiagrams(g *graph.Graph, s Settings, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
 	out := make([]persistence.Diagrams, 0, s.descriptorCount())
 	origins := make([]persistence.Origins, 0, s.descriptorCount())
+	mol, err := s.molecule(g)
+	if err != nil {
+		return nil, nil, err
+	}
 	for k, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
-		d, orig, _, err := diagramOf(g, o, s.KeepZero, withOrigins)
+		d, orig, _, err := diagramOf(g, mol, o, s.KeepZero, withOrigins)
 		if err != nil {
 			if k > 0 {
 				return nil, nil, fmt.Errorf("descriptor %d (%s): %w", k, o.Kind, err)

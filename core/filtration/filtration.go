@@ -24,7 +24,9 @@ const (
 
 // Kinds lists every Kind that Compute accepts, for menus. KindGiven applies
 // only to graphs that carry NodeValues.
-func Kinds() []Kind { return []Kind{KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven} }
+func Kinds() []Kind {
+	return []Kind{KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven, KindBonds, KindElectronegativity}
+}
 
 // Rule says how an edge function extends to vertices.
 type Rule string
@@ -65,12 +67,20 @@ type Options struct {
 	// incident edge; for a vertex function each edge gets the larger of its
 	// endpoints' values, which is what lower-star gives it anyway.
 	EdgeValued bool `json:"edge_valued,omitempty"`
+	// Atoms restricts the descriptor to the subgraph induced by an element
+	// group ("C", "N+O", "halogens"; ParseAtoms); "" is the whole graph.
+	// It needs a molecule (see chem.go).
+	Atoms string `json:"atoms,omitempty"`
 }
 
 // Function is a descriptor function evaluated on one graph.
 type Function struct {
-	Vertex []float64 // one per node
-	Edge   []float64 // nil, or with Options.EdgeValued one per g.Edges entry
+	Vertex []float64 // one per node (of On.Graph when On is set)
+	Edge   []float64 // nil, or with Options.EdgeValued one per edge
+	// On is nil when the function lives on the input graph, else the
+	// graph it lives on (a subdivision or an induced subgraph) and the way
+	// back to the input's atoms and bonds.
+	On *Derived
 }
 
 // Compute evaluates the descriptor function o.Kind on g. It fails on an
@@ -80,6 +90,17 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return Function{}, err
+	}
+	var on *Derived
+	if o.Molecular() {
+		if err := checkMolecule(g, o); err != nil {
+			return Function{}, err
+		}
+		if o.Atoms != "" {
+			group, _ := ParseAtoms(o.Atoms) // checked by withDefaults
+			on = induced(g, group)
+			g = on.Graph
+		}
 	}
 	var f Function
 	switch o.Kind {
@@ -94,12 +115,18 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 		if o.EdgeValued {
 			f.Edge = edge
 		}
-	case KindDegree, KindHKS, KindGiven:
+	default:
 		switch o.Kind {
 		case KindDegree:
 			f.Vertex = Degree(g)
 		case KindHKS:
 			f.Vertex = HeatKernelSignature(g, o.HKSTime)
+		case KindElectronegativity:
+			f.Vertex = electronegativity(g)
+		case KindBonds:
+			var sub *Derived
+			sub, f.Vertex = subdivide(g)
+			on, g = through(on, sub), sub.Graph
 		default:
 			if len(g.NodeValues) != g.N {
 				return Function{}, fmt.Errorf("%s: graph has %d node values for %d nodes", o.Kind, len(g.NodeValues), g.N)
@@ -114,6 +141,7 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 			}
 		}
 	}
+	f.On = on
 	if err := finite("vertex", f.Vertex); err != nil {
 		return Function{}, fmt.Errorf("%s: %w", o.Kind, err)
 	}
@@ -126,9 +154,14 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 // withDefaults fills zero fields and validates the rest.
 func (o Options) withDefaults() (Options, error) {
 	switch o.Kind {
-	case KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven:
+	case KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven, KindBonds, KindElectronegativity:
 	default:
 		return o, fmt.Errorf("unknown descriptor function %q (want one of %v)", o.Kind, Kinds())
+	}
+	if o.Atoms != "" {
+		if _, err := ParseAtoms(o.Atoms); err != nil {
+			return o, err
+		}
 	}
 	if o.Alpha == 0 {
 		o.Alpha = DefaultAlpha

@@ -18,7 +18,7 @@ func ParseList(text string) ([]Options, error) {
 	}
 	var out []Options
 	for _, d := range list {
-		out = append(out, Options{Kind: Kind(d.Kind), HKSTime: d.Time})
+		out = append(out, Options{Kind: Kind(d.Kind), HKSTime: d.Time, Atoms: d.Atoms})
 	}
 	return out, nil
 }
@@ -30,6 +30,9 @@ func FormatList(list []Options) string {
 		parts[i] = string(o.Kind)
 		if o.Kind == KindHKS && o.HKSTime != 0 {
 			parts[i] = fmt.Sprintf("%s@%g", o.Kind, o.HKSTime)
+		}
+		if o.Atoms != "" {
+			parts[i] += ":" + o.Atoms
 		}
 	}
 	return strings.Join(parts, ",")

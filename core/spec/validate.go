@@ -113,17 +113,24 @@ func checkChannels(text string) error {
 }
 
 // DescriptorKinds are the descriptor functions a Spec can name.
-func DescriptorKinds() []string { return []string{"ricci", "jaccard", "degree", "hks", "given"} }
-
-// Descriptor is one entry of a descriptor list: a kind and, for hks, a
-// time (0: the HKSTime setting).
-type Descriptor struct {
-	Kind string
-	Time float64
+func DescriptorKinds() []string {
+	return []string{"ricci", "jaccard", "degree", "hks", "given", "bonds", "en"}
 }
 
-// ParseDescriptors reads a descriptor list such as "hks,hks@0.5,degree":
-// comma-separated kinds, hks@t for the heat kernel signature at time t.
+// Descriptor is one entry of a descriptor list: a kind, for hks a time
+// (0: the HKSTime setting), and an element group that restricts it to
+// those atoms ("" for all).
+type Descriptor struct {
+	Kind  string
+	Time  float64
+	Atoms string
+}
+
+// ParseDescriptors reads a descriptor list such as
+// "hks,hks@0.5,degree,bonds:C,en": comma-separated kinds, hks@t for the
+// heat kernel signature at time t, and :group after any kind to restrict
+// it to the atoms of an element group (element symbols joined by "+", or
+// halogens: "bonds:N+O").
 func ParseDescriptors(text string) ([]Descriptor, error) {
 	var out []Descriptor
 	for _, part := range strings.Split(text, ",") {
@@ -131,11 +138,18 @@ func ParseDescriptors(text string) ([]Descriptor, error) {
 		if part == "" {
 			continue
 		}
-		name, at, timed := strings.Cut(part, "@")
+		kind, atoms, grouped := strings.Cut(part, ":")
+		name, at, timed := strings.Cut(kind, "@")
 		if !slices.Contains(DescriptorKinds(), name) {
-			return nil, fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t or given)", name)
+			return nil, fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t, given, bonds or en, each optionally :group)", name)
 		}
 		d := Descriptor{Kind: name}
+		if grouped {
+			if err := checkAtoms(atoms); err != nil {
+				return nil, fmt.Errorf("%q: %w", part, err)
+			}
+			d.Atoms = atoms
+		}
 		if timed {
 			t, err := strconv.ParseFloat(at, 64)
 			if name != "hks" || err != nil || !(t > 0) || math.IsInf(t, 0) {
@@ -146,6 +160,21 @@ func ParseDescriptors(text string) ([]Descriptor, error) {
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// checkAtoms checks the form of an element group: symbols (a capital
+// letter, then at most two small ones) joined by "+", or halogens.
+func checkAtoms(text string) error {
+	for _, sym := range strings.Split(text, "+") {
+		ok := sym == "halogens" || (len(sym) >= 1 && len(sym) <= 3 && sym[0] >= 'A' && sym[0] <= 'Z')
+		for i := 1; ok && i < len(sym); i++ {
+			ok = sym[i] >= 'a' && sym[i] <= 'z'
+		}
+		if !ok {
+			return fmt.Errorf("element group %q: %q is not an element symbol (want symbols joined by +, such as N+O, or halogens)", text, sym)
+		}
+	}
+	return nil
 }
 
 func checkExtra(text string) error {

@@ -1,0 +1,98 @@
+package features
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/scaffold"
+)
+
+// Codes are a dataset's label code tables: a TU README's "Node labels"
+// (MUTAG: "0" -> "C") and "Edge labels" ("0" -> "aromatic") tables. A
+// graph whose node labels are all integers is read through them before a
+// chemistry-aware descriptor sees it; graphs with element symbols (from
+// SMILES or SD files) are read as they are, so that a model trained on a
+// TU dataset takes both.
+type Codes struct {
+	Nodes map[string]string `json:"nodes,omitempty"`
+	Edges map[string]string `json:"edges,omitempty"`
+}
+
+// Molecular says whether any descriptor of s needs molecules: element
+// symbols and bond types (filtration.Options.Molecular).
+func (s Settings) Molecular() bool {
+	for _, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
+		if o.Molecular() {
+			return true
+		}
+	}
+	return false
+}
+
+// molecule reads g as a molecule (scaffold.Molecule: bonds normalised,
+// aromatic rings perceived) when some descriptor needs one, and returns
+// nil otherwise.
+func (s Settings) molecule(g *graph.Graph) (*graph.Graph, error) {
+	if !s.Molecular() {
+		return nil, nil
+	}
+	var nodes, edges map[string]string
+	if s.Codes != nil && codedLabels(g.NodeLabels) {
+		nodes, edges = s.Codes.Nodes, s.Codes.Edges
+	}
+	mol, err := scaffold.Molecule(g, nodes, edges)
+	if err != nil && s.Codes == nil && codedLabels(g.NodeLabels) {
+		return nil, fmt.Errorf("chemistry-aware descriptors: %w (the node labels are codes and no table says which element each stands for: a TU dataset's README.txt can)", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chemistry-aware descriptors: %w", err)
+	}
+	return mol, nil
+}
+
+// codedLabels says whether every label is an integer code.
+func codedLabels(labels []string) bool {
+	for _, l := range labels {
+		if _, err := strconv.Atoi(l); err != nil {
+			return false
+		}
+	}
+	return len(labels) > 0
+}
+
+// originsBack maps origins found on a derived graph (a subdivision or an
+// induced subgraph) to the input graph's vertices and edges: a bond's
+// vertex of a subdivision becomes that bond, and each edge the input
+// edge it lies on, listed once.
+func originsBack(o persistence.Origins, on *filtration.Derived) persistence.Origins {
+	back := func(os []persistence.Origin) []persistence.Origin {
+		out := make([]persistence.Origin, len(os))
+		for i, x := range os {
+			var y persistence.Origin
+			for _, v := range x.Vertices {
+				if r := on.Vertex[v]; r.Edge {
+					y.Edges = appendOnce(y.Edges, r.Index)
+				} else {
+					y.Vertices = appendOnce(y.Vertices, r.Index)
+				}
+			}
+			for _, e := range x.Edges {
+				y.Edges = appendOnce(y.Edges, on.Edge[e])
+			}
+			out[i] = y
+		}
+		return out
+	}
+	return persistence.Origins{Ord0: back(o.Ord0), Rel1: back(o.Rel1), Ext0: back(o.Ext0), Ext1: back(o.Ext1)}
+}
+
+func appendOnce(xs []int, x int) []int {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}
