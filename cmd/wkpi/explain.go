@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,24 +24,27 @@ type explained struct {
 	*explain.Explanation
 }
 
-func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("model", "", "model file from wkpi train (required)")
 	format := fs.String("format", "text", "output: text (the top nodes and edges) or json (one object per graph, every score)")
 	attribution := fs.String("attribution", string(explain.Nodes), "how points' parts reach the graph: nodes (edges scored by their ends) or simplices (edges keep their parts)")
 	top := fs.Int("top", 5, "text: how many nodes and edges to list per graph")
-	smilesCol := fs.String("smiles", "", "the SMILES column of CSV/TSV files (default: the column named smiles)")
+	var in graphInputs
+	in.register(fs)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: wkpi explain -model M.json [-format text|json] GRAPH...
+		fmt.Fprint(stderr, `usage: wkpi explain -model M.json [-format text|json] GRAPH... | -smiles SMILES
 
 Says which atoms and bonds (nodes and edges) decided each prediction, exactly:
 the decision value's change from the empty graph's is split among the image's
 pixels, the persistence points and the simplices that make them (docs/method.md).
-Scores are signed towards the predicted class. GRAPH: any input wkpi predict reads.
+Scores are signed towards the predicted class. GRAPH: any input wkpi predict
+reads, - for standard input; -smiles explains a SMILES string (repeatable).
 
 Examples:
   wkpi explain -model mutag.json mols.smi
+  wkpi explain -model mutag.json -smiles 'c1ccc(cc1)[N+](=O)[O-]'
   wkpi explain -model mutag.json -format json data/MUTAG > explained.jsonl
 
 Flags:
@@ -50,9 +54,13 @@ Flags:
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *path == "" || fs.NArg() == 0 {
+	if *path == "" {
 		fs.Usage()
-		return fmt.Errorf("usage: wkpi explain -model model.json GRAPH...")
+		return errors.New("usage: wkpi explain -model model.json GRAPH... | -smiles SMILES")
+	}
+	sources, err := in.sources(fs.Args(), stdin)
+	if err != nil {
+		return err
 	}
 	if *format != "text" && *format != "json" {
 		return fmt.Errorf("-format %q: want text or json", *format)
@@ -66,8 +74,9 @@ Flags:
 		return err
 	}
 	enc := json.NewEncoder(stdout)
-	for _, name := range fs.Args() {
-		graphs, names, err := readGraphs(name, *smilesCol)
+	for _, src := range sources {
+		name := src.name
+		graphs, names, err := src.read()
 		if err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ func mutagDefault(tb testing.TB) (*model.Model, *graph.Dataset) {
 		}
 		file := filepath.Join(tmp, "model.json")
 		var out, errOut strings.Builder
-		if code := run(context.Background(), []string{"train", "-data", dir, "-out", file}, &out, &errOut); code != 0 {
+		if code := run(context.Background(), []string{"train", "-data", dir, "-out", file}, nil, &out, &errOut); code != 0 {
 			defaultMUTAG.err = errOut.String()
 			return
 		}

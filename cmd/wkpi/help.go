@@ -20,7 +20,7 @@ func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 	topic := strings.ToLower(args[0])
-	for _, c := range commands() {
+	for _, c := range commands(nil) {
 		if c.name == topic && c.name != "help" && c.name != "version" {
 			return c.run(ctx, []string{"-h"}, stdout, stdout)
 		}

@@ -3,24 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"wkpi-web/core/crossval"
-	"wkpi-web/core/dataset"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
-	"wkpi-web/core/graphfile"
 	"wkpi-web/core/model"
 	"wkpi-web/core/spec"
-	"wkpi-web/core/swc"
 )
 
 // evalOwn are the flags of `wkpi eval` beyond the settings.
@@ -375,17 +371,40 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	return nil
 }
 
-func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runPredict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("model", "", "model file from wkpi train (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object per graph")
-	smilesCol := fs.String("smiles", "", "the SMILES column of CSV/TSV files (default: the column named smiles)")
+	var in graphInputs
+	in.register(fs)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: wkpi predict -model M.json [-json] GRAPH... | -smiles SMILES
+
+Classifies graphs and molecules with a model from wkpi train. GRAPH: a file of
+graphs or molecules (SMILES lines, a SMILES table, SD, GraphML, JSON, an edge
+list, SWC), a TU dataset or a folder of SWC neurons (folder or zip), or - for
+standard input, whose format the content tells. -smiles classifies a SMILES
+string, named by itself; repeat it for more.
+
+Examples:
+  wkpi predict -model mutag.json mols.sdf
+  wkpi predict -model mutag.json -smiles 'c1ccc(cc1)[N+](=O)[O-]' -smiles CCO
+  zcat mols.smi.gz | wkpi predict -model mutag.json -
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *path == "" || fs.NArg() == 0 {
-		return fmt.Errorf("usage: wkpi predict -model model.json FILE...")
+	if *path == "" {
+		return errors.New("usage: wkpi predict -model model.json GRAPH... | -smiles SMILES")
+	}
+	sources, err := in.sources(fs.Args(), stdin)
+	if err != nil {
+		return err
 	}
 	m, err := loadModel(*path)
 	if err != nil {
@@ -395,8 +414,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !*asJSON {
 		fmt.Fprintln(tw, "file\tgraph\tname\tclass\tdecision\tpoints")
 	}
-	for _, name := range fs.Args() {
-		graphs, names, err := readGraphs(name, *smilesCol)
+	for _, src := range sources {
+		name := src.name
+		graphs, names, err := src.read()
 		if err != nil {
 			return err
 		}
@@ -448,49 +468,4 @@ func loadModel(path string) (*model.Model, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
-}
-
-// readGraphs reads any input format: a TU dataset or a folder of SWC
-// neurons (folder or zip, as -data takes them), an SWC neuron, or a file
-// of graphs or molecules (graphfile.ReadFile: SMILES lines, SMILES
-// tables, SD, GraphML, JSON, edge lists), with the name of each graph
-// ("" when the format has none). smilesCol names the SMILES column of
-// tables.
-func readGraphs(name, smilesCol string) ([]*graph.Graph, []string, error) {
-	info, err := os.Stat(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	if info.IsDir() || strings.EqualFold(filepath.Ext(name), ".zip") {
-		ds, _, err := dataset.Read(name, dataset.Options{})
-		if err != nil {
-			return nil, nil, err
-		}
-		return ds.Graphs, make([]string, len(ds.Graphs)), nil
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	base := filepath.Base(name)
-	if strings.EqualFold(filepath.Ext(name), ".swc") {
-		g, err := swc.Parse(base, data)
-		if err != nil {
-			return nil, nil, err
-		}
-		return []*graph.Graph{g}, []string{""}, nil
-	}
-	f, err := graphfile.ReadFile(base, data, graphfile.Options{SMILESColumn: smilesCol})
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := f.FirstError(); err != nil {
-		return nil, nil, err
-	}
-	graphs := make([]*graph.Graph, len(f.Records))
-	names := make([]string, len(f.Records))
-	for i, r := range f.Records {
-		graphs[i], names[i] = r.Graph, r.Name
-	}
-	return graphs, names, nil
 }

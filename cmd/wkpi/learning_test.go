@@ -22,7 +22,13 @@ type prediction struct {
 
 func predictJSON(t *testing.T, args ...string) []prediction {
 	t.Helper()
-	code, stdout, stderr := wkpi(t, append([]string{"predict", "-json"}, args...)...)
+	return predictStdinJSON(t, "", args...)
+}
+
+// predictStdinJSON is predictJSON with stdin as standard input.
+func predictStdinJSON(t *testing.T, stdin string, args ...string) []prediction {
+	t.Helper()
+	code, stdout, stderr := wkpiStdin(t, stdin, append([]string{"predict", "-json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("predict %v: exit %d: %s", args, code, stderr)
 	}
@@ -90,8 +96,8 @@ func TestPredictMolecules(t *testing.T) {
 	// A SMILES table whose SMILES column has another name.
 	named := filepath.Join(dir, "named.csv")
 	os.WriteFile(named, []byte("mol,title\nc1ccccc1[N+](=O)[O-],nitrobenzene\n"), 0o644)
-	if got := predictJSON(t, "-model", model, "-smiles", "mol", named); len(got) != 1 || got[0].Name != "nitrobenzene" {
-		t.Errorf("-smiles mol: %+v", got)
+	if got := predictJSON(t, "-model", model, "-smiles-column", "mol", named); len(got) != 1 || got[0].Name != "nitrobenzene" {
+		t.Errorf("-smiles-column mol: %+v", got)
 	}
 	// A CSV edge list is still an edge list.
 	edges := filepath.Join(dir, "triangle.csv")

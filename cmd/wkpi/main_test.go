@@ -17,8 +17,14 @@ import (
 
 func wkpi(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return wkpiStdin(t, "", args...)
+}
+
+// wkpiStdin runs wkpi with stdin as its standard input.
+func wkpiStdin(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut)
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

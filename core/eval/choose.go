@@ -14,6 +14,7 @@ import (
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/spec"
 )
 
 // Candidate is one feature set of a dataset with the Config to use it
@@ -280,16 +281,11 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	return rep, err
 }
 
-// SizeAwareSigma is the kernel width of the size-aware candidate: its
-// unnormalised images count diagram points per pixel, and a width of one
-// compares pixels on the scale of one point.
-const SizeAwareSigma = 1
-
 // SizeAware is the size-aware variant of w with cfg that the automatic
 // choice weighs against them: the same diagrams, grid and descriptors
 // rendered unnormalised, so that graph size counts (PROTEINS: 75.1 %
 // against 68.5 % with unit images; PTC_MR and NCI1 lose with it,
-// docs/results.md), with kernel width SizeAwareSigma. Its images are
+// docs/results.md), with kernel width spec.SizeAwareSigma. Its images are
 // rendered as they are needed: the choice renders only its sample's (a
 // quarter of NCI1's), and all are rendered once a fold chooses them (or
 // a method of the WKPI that uses them runs); until then the Set's
@@ -337,9 +333,9 @@ func (w *WKPI) ensure(idx []int) error {
 }
 
 // SizeAwareConfig is cfg for the size-aware candidate: kernel width
-// SizeAwareSigma.
+// spec.SizeAwareSigma.
 func SizeAwareConfig(cfg Config) Config {
-	cfg.Sigma = SizeAwareSigma
+	cfg.Sigma = spec.SizeAwareSigma
 	return cfg
 }
 

@@ -1,11 +1,15 @@
 package eval
 
 import (
+	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
 	"wkpi-web/core/spec"
@@ -77,4 +81,169 @@ func TestFromSpecTranslates(t *testing.T) {
 	if _, err := FromSpec(s); err == nil {
 		t.Error("a bad sigma passed")
 	}
+}
+
+// TestFromSpecCarriesEveryValue: every numeric setting, at the smallest,
+// a middle and the largest value Validate allows (a large one when the
+// range is open above), reaches its stage unchanged, so that no stage
+// reads an allowed value as "use the default". The descriptors are also
+// computed, on one edge, where hand-worked values depend on the setting:
+// Ollivier-Ricci curvature 1 - |2 alpha - 1| (each end keeps alpha of its
+// mass and sends the rest across) and the heat kernel signature
+// (1 + exp(-2t)) / 2 (the Laplacian's eigenvalues 0 and 2).
+func TestFromSpecCarriesEveryValue(t *testing.T) {
+	edge, err := graph.New(2, []graph.Edge{{U: 0, V: 1}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A path of 70 nodes, each with its own label: room for every
+	// label-groups value.
+	var path []graph.Edge
+	names := make([]string, 70)
+	for i := range names {
+		names[i] = fmt.Sprintf("L%d", i)
+		if i > 0 {
+			path = append(path, graph.Edge{U: i - 1, V: i})
+		}
+	}
+	labelled, err := graph.New(len(names), path, nil, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	descriptor := func(t *testing.T, o filtration.Options, want func(float64) float64, x float64) {
+		t.Helper()
+		f, err := filtration.Compute(edge, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v, got := range f.Vertex {
+			if math.Abs(got-want(x)) > 1e-12 {
+				t.Errorf("%s at %g: node %d has %g, want %g", o.Kind, x, v, got, want(x))
+			}
+		}
+	}
+	ricci := func(alpha float64) float64 { return 1 - math.Abs(2*alpha-1) }
+	hks := func(time float64) float64 { return (1 + math.Exp(-2*time)) / 2 }
+	extra := func(t *testing.T, u Setup, kind filtration.Kind) filtration.Options {
+		t.Helper()
+		for _, o := range u.Features.Extra {
+			if o.Kind == kind {
+				return o
+			}
+		}
+		t.Fatalf("no %s among the descriptors %+v", kind, u.Features.Extra)
+		return filtration.Options{}
+	}
+	withLabels := func(t *testing.T, u Setup) *features.Labels {
+		t.Helper()
+		f, err := u.FeaturesFor([]*graph.Graph{labelled}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Labels
+	}
+	// arrives reads back, for each numeric setting, every value its
+	// stages receive; labels turns node-label mode on first.
+	type probe struct {
+		labels  bool
+		arrives func(t *testing.T, u Setup, x float64) []float64
+	}
+	probes := map[string]probe{
+		"alpha": {arrives: func(t *testing.T, u Setup, x float64) []float64 {
+			descriptor(t, u.Features.Filtration, ricci, x)
+			return []float64{u.Features.Filtration.Alpha, extra(t, u, filtration.KindHKS).Alpha}
+		}},
+		"hks-time": {arrives: func(t *testing.T, u Setup, x float64) []float64 {
+			o := extra(t, u, filtration.KindHKS)
+			descriptor(t, o, hks, x)
+			return []float64{o.HKSTime}
+		}},
+		"label-groups": {labels: true, arrives: func(t *testing.T, u Setup, x float64) []float64 {
+			return []float64{float64(len(withLabels(t, u).Vocabulary))}
+		}},
+		"label-time": {labels: true, arrives: func(t *testing.T, u Setup, x float64) []float64 {
+			return []float64{withLabels(t, u).Time}
+		}},
+		"rows":     {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Features.Rows)} }},
+		"tau":      {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Features.Tau} }},
+		"m":        {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Config.Learn.M)} }},
+		"sigma":    {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Sigma} }},
+		"penalty":  {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Learn.Penalty} }},
+		"prior":    {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Learn.Prior} }},
+		"contrast": {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Learn.Contrast} }},
+		"batch":    {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Config.Learn.BatchSize)} }},
+		"iter":     {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Config.Learn.MaxIter)} }},
+		"C":        {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.C} }},
+		"gauss":    {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Gauss} }},
+		"folds":    {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Plan(0).Folds)} }},
+		"seed": {arrives: func(t *testing.T, u Setup, x float64) []float64 {
+			return []float64{float64(u.Plan(0).Seed), float64(u.Config.Learn.Seed)}
+		}},
+		// Read from the Setup's Spec by the commands and workers that repeat
+		// the cross-validation and search grids.
+		"repeats": {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Spec.Repeats)} }},
+		"inner":   {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Spec.Inner)} }},
+		"nystrom": {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Config.Nystrom)} }},
+	}
+	for _, f := range spec.Fields() {
+		var whole bool
+		switch f.Ref(&spec.Spec{}).(type) {
+		case *float64:
+		case *int, *int64:
+			whole = true
+		default:
+			continue
+		}
+		p, ok := probes[f.Name]
+		if !ok {
+			t.Errorf("%s: a numeric setting with no probe here", f.Name)
+			continue
+		}
+		for _, x := range allowedValues(f, whole) {
+			s := spec.Defaults()
+			s.Labels = p.labels
+			text := strconv.FormatFloat(x, 'g', -1, 64)
+			if whole {
+				text = strconv.FormatFloat(x, 'f', -1, 64)
+			}
+			if err := f.Set(&s, text); err != nil {
+				t.Fatal(err)
+			}
+			u, err := FromSpec(s)
+			if err != nil {
+				t.Errorf("%s = %g: %v", f.Name, x, err)
+				continue
+			}
+			for i, got := range p.arrives(t, u, x) {
+				if got != x {
+					t.Errorf("%s = %g: stage %d receives %g", f.Name, x, i, got)
+				}
+			}
+		}
+	}
+}
+
+// allowedValues are the smallest value of f that Validate allows, one a
+// third of the way up (so not the default of a setting whose default is
+// the middle of its range, as alpha's is) and the largest; for a range
+// open above a large value, and for whole numbers whole ones.
+func allowedValues(f spec.Field, whole bool) []float64 {
+	lo, hi := f.Min, f.Max
+	if f.MinOpen {
+		lo = math.Nextafter(lo, math.Inf(1))
+		if whole {
+			lo = math.Floor(f.Min) + 1
+		}
+	}
+	if math.IsInf(lo, -1) {
+		lo = -1e6
+	}
+	if math.IsInf(hi, 1) {
+		hi = 1e6
+	}
+	mid := lo + (hi-lo)/3
+	if whole {
+		mid = math.Floor(mid)
+	}
+	return []float64{lo, mid, hi}
 }

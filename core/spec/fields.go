@@ -185,7 +185,9 @@ func Fields() []Field {
 			Help:  `more descriptors, each with its own images: empty for the default (hks,degree), none, or a list such as hks,hks@0.5,degree`,
 			check: checkExtra, ref: func(s *Spec) any { return &s.Extra }},
 		{Name: "alpha", Group: GroupDescriptors, Label: "Ricci idleness", Help: "Ollivier-Ricci curvature: the probability that the random walk stays put",
-			Min: 0, Max: 0.999, ref: func(s *Spec) any { return &s.Alpha }},
+			// Open at 0: the descriptor stage (filtration.Options) reads
+			// idleness 0 as its default, 0.5, so 0 would run as 0.5.
+			Min: 0, MinOpen: true, Max: 1, ref: func(s *Spec) any { return &s.Alpha }},
 		{Name: "hks-time", Group: GroupDescriptors, Label: "Heat kernel time", Help: "heat kernel signature: the diffusion time t",
 			Min: 0, MinOpen: true, Max: inf, ref: func(s *Spec) any { return &s.HKSTime }},
 		{Name: "rule", Group: GroupDescriptors, Label: "Edge values to nodes", Help: "how an edge descriptor reaches the nodes: the smallest incident edge (the paper) or the mean",

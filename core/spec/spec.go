@@ -20,7 +20,8 @@ type Spec struct {
 	// set (hks,degree less Descriptor; none with Labels or given), "none"
 	// the main descriptor alone, or a list such as "hks,hks@0.5,degree".
 	Extra string `json:"extra"`
-	// Alpha is the Ollivier-Ricci idleness, in [0, 1). Default 0.5.
+	// Alpha is the Ollivier-Ricci idleness, in (0, 1]: the range of
+	// filtration.Options, which reads 0 as its default. Default 0.5.
 	Alpha float64 `json:"alpha"`
 	// HKSTime is the heat kernel signature's time t > 0. Default 10.
 	HKSTime float64 `json:"hksTime"`
@@ -196,7 +197,9 @@ const (
 	SplitRandom   = "random"
 	SplitScaffold = "scaffold"
 	// SizeAwareSigma is the kernel width of size-aware images: their
-	// distances are in units of points, not of unit vectors.
+	// unnormalised pixels count diagram points, so distances are in units
+	// of points, not of unit vectors, and a width of one compares pixels
+	// on the scale of one point.
 	SizeAwareSigma = 1.0
 )
 

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"wkpi-web/core/dataset"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
+	"wkpi-web/core/smiles"
+	"wkpi-web/core/swc"
+)
+
+// stdinArg is the argument that names standard input, as chemistry tools
+// take it.
+const stdinArg = "-"
+
+// graphInputs are the graphs that predict and explain classify: SMILES
+// strings given with -smiles, then the arguments, each a file, a folder
+// or "-" for standard input.
+type graphInputs struct {
+	smiles    smilesList
+	smilesCol string // the SMILES column of tables (-smiles-column)
+}
+
+// register adds -smiles and -smiles-column to fs.
+func (in *graphInputs) register(fs *flag.FlagSet) {
+	fs.Var(&in.smiles, "smiles", "a `SMILES` string to classify, one molecule named by its string; repeat it for more (-smiles CCO -smiles c1ccccc1)")
+	fs.StringVar(&in.smilesCol, "smiles-column", "", "the SMILES column of CSV/TSV files (default: the column named smiles)")
+}
+
+// smilesList is the repeatable -smiles flag.
+type smilesList []string
+
+func (l *smilesList) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(*l, " ")
+}
+
+func (l *smilesList) Set(s string) error {
+	*l = append(*l, strings.TrimSpace(s))
+	return nil
+}
+
+// graphSource is one input: its name in the output and in messages
+// ("smiles" for the -smiles strings, "stdin", or the path), and how to
+// read its graphs with their names.
+type graphSource struct {
+	name string
+	read func() ([]*graph.Graph, []string, error)
+}
+
+// sources lists the inputs: the -smiles strings as one source, then each
+// argument. It fails when there is none, or when "-" is given twice
+// (standard input reads once).
+func (in *graphInputs) sources(args []string, stdin io.Reader) ([]graphSource, error) {
+	var out []graphSource
+	if len(in.smiles) > 0 {
+		out = append(out, graphSource{name: "smiles", read: func() ([]*graph.Graph, []string, error) {
+			return in.parseSMILES(len(args) > 0)
+		}})
+	}
+	seenStdin := false
+	for _, name := range args {
+		if name != stdinArg {
+			out = append(out, graphSource{name: name, read: func() ([]*graph.Graph, []string, error) { return readGraphs(name, in.smilesCol) }})
+			continue
+		}
+		if seenStdin {
+			return nil, errors.New(`"-" (standard input) is given twice`)
+		}
+		seenStdin = true
+		out = append(out, graphSource{name: "stdin", read: func() ([]*graph.Graph, []string, error) {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, nil, fmt.Errorf("stdin: %w", err)
+			}
+			return readGraphData("stdin", data, in.smilesCol)
+		}})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("nothing to classify: give files, - for standard input, or -smiles")
+	}
+	return out, nil
+}
+
+// parseSMILES reads the -smiles strings, each one molecule named by its
+// string. An error names the string and its place among them (-smiles
+// 2); with files given too, it recalls -smiles-column, which names a
+// table's column.
+func (in *graphInputs) parseSMILES(withFiles bool) ([]*graph.Graph, []string, error) {
+	graphs := make([]*graph.Graph, len(in.smiles))
+	for i, s := range in.smiles {
+		g, err := smiles.Parse(s)
+		if err != nil {
+			msg := fmt.Sprintf("-smiles %d %s: %v", i+1, strconv.Quote(s), err)
+			if withFiles {
+				msg += " (-smiles-column names the SMILES column of a table)"
+			}
+			return nil, nil, errors.New(msg)
+		}
+		graphs[i] = g
+	}
+	return graphs, in.smiles, nil
+}
+
+// readGraphs reads any input format: a TU dataset or a folder of SWC
+// neurons (folder or zip, as -data takes them), an SWC neuron, or a file
+// of graphs or molecules (readGraphData), with the name of each graph
+// ("" when the format has none). smilesCol names the SMILES column of
+// tables. A name that is no file but reads as a SMILES gets a hint.
+func readGraphs(name, smilesCol string) ([]*graph.Graph, []string, error) {
+	info, err := os.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := smiles.Parse(name); serr == nil {
+			return nil, nil, fmt.Errorf("%s: no such file; to classify a SMILES string use -smiles '%s'", name, name)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if info.IsDir() || strings.EqualFold(filepath.Ext(name), ".zip") {
+		ds, _, err := dataset.Read(name, dataset.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return ds.Graphs, make([]string, len(ds.Graphs)), nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	base := filepath.Base(name)
+	if strings.EqualFold(filepath.Ext(name), ".swc") {
+		g, err := swc.Parse(base, data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []*graph.Graph{g}, []string{""}, nil
+	}
+	return readGraphData(base, data, smilesCol)
+}
+
+// readGraphData reads the graphs of one file's content with
+// graphfile.ReadFile (SMILES lines, SMILES tables, SD, GraphML, JSON,
+// edge lists; the extension of name, else the content, tells which),
+// failing on the first record that cannot be read.
+func readGraphData(name string, data []byte, smilesCol string) ([]*graph.Graph, []string, error) {
+	f, err := graphfile.ReadFile(name, data, graphfile.Options{SMILESColumn: smilesCol})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := f.FirstError(); err != nil {
+		return nil, nil, err
+	}
+	graphs := make([]*graph.Graph, len(f.Records))
+	names := make([]string, len(f.Records))
+	for i, r := range f.Records {
+		graphs[i], names[i] = r.Graph, r.Name
+	}
+	return graphs, names, nil
+}
