@@ -1,0 +1,147 @@
+package features
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"wkpi-web/core/filtration"
+	"wkpi-web/core/graph"
+	"wkpi-web/core/persistence"
+	"wkpi-web/core/smiles"
+	"wkpi-web/core/testenv"
+	"wkpi-web/core/tu"
+)
+
+func parse(t *testing.T, s string) *graph.Graph {
+	t.Helper()
+	g, err := smiles.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func bondSettings(atoms string) Settings {
+	s := Default(filtration.KindBonds)
+	s.Filtration.Atoms = atoms
+	return s
+}
+
+// The bond-order filtration by hand: a ring's 1-dimensional point is born
+// at its highest bond rank (aromatic 1, single 2, double 3) and dies at
+// its lowest vertex, an atom at 0; the 0-dimensional points are the
+// bonds of a spanning tree that takes the lowest ranks first.
+func TestBondDiagrams(t *testing.T) {
+	for _, c := range []struct {
+		smiles string
+		ext1   []persistence.Point
+		ord0   []float64 // deaths of the (0, d) points
+	}{
+		{"c1ccccc1", []persistence.Point{{Birth: 1, Death: 0}}, []float64{1, 1, 1, 1, 1}},
+		{"C1=CC=CC=C1", []persistence.Point{{Birth: 1, Death: 0}}, []float64{1, 1, 1, 1, 1}}, // Kekulé: perceived aromatic
+		{"C1CCCCC1", []persistence.Point{{Birth: 2, Death: 0}}, []float64{2, 2, 2, 2, 2}},
+		{"C1=CCCCC1", []persistence.Point{{Birth: 3, Death: 0}}, []float64{2, 2, 2, 2, 2}},
+		{"CC=O", nil, []float64{2, 3}},
+	} {
+		ds, origins, err := GraphOrigins(parse(t, c.smiles), bondSettings(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := ds[0]
+		if len(d.Ext1)+len(c.ext1) > 0 && !reflect.DeepEqual(d.Ext1, c.ext1) {
+			t.Errorf("%s: ext1 %v, want %v", c.smiles, d.Ext1, c.ext1)
+		}
+		var deaths []float64
+		for _, p := range d.Ord0 {
+			if p.Birth != 0 {
+				t.Errorf("%s: ord0 point %v not born at an atom", c.smiles, p)
+			}
+			deaths = append(deaths, p.Death)
+		}
+		slices.Sort(deaths)
+		if !slices.Equal(deaths, c.ord0) {
+			t.Errorf("%s: ord0 deaths %v, want %v", c.smiles, deaths, c.ord0)
+		}
+		// Origins name the molecule's atoms and bonds: a ring's point
+		// goes to its six bonds.
+		if len(c.ext1) == 1 {
+			edges := slices.Clone(origins[0].Ext1[0].Edges)
+			slices.Sort(edges)
+			if !slices.Equal(edges, []int{0, 1, 2, 3, 4, 5}) || origins[0].Ext1[0].Vertices != nil {
+				t.Errorf("%s: ring point from %+v", c.smiles, origins[0].Ext1[0])
+			}
+		}
+	}
+}
+
+// Element groups: nitrobenzene's N+O subgraph is the nitro group, whose
+// component lives from its atoms (0) to its N=O bond (3); its origins are
+// the nitro atoms and bonds.
+func TestElementGroupDiagrams(t *testing.T) {
+	g := parse(t, "c1ccccc1[N+](=O)[O-]")
+	ds, origins, err := GraphOrigins(g, bondSettings("N+O"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []persistence.Point{{Birth: 0, Death: 3}}; !reflect.DeepEqual(ds[0].Ext0, want) {
+		t.Errorf("ext0 %v, want %v", ds[0].Ext0, want)
+	}
+	nitroAtoms, nitroBonds := []int{6, 7, 8}, []int{7, 8} // bond 6 is C-N
+	for _, o := range slices.Concat(origins[0].Ord0, origins[0].Ext0, origins[0].Rel1) {
+		for _, v := range o.Vertices {
+			if !slices.Contains(nitroAtoms, v) {
+				t.Errorf("origin %+v names atom %d outside the nitro group", o, v)
+			}
+		}
+		for _, e := range o.Edges {
+			if !slices.Contains(nitroBonds, e) {
+				t.Errorf("origin %+v names bond %d outside the nitro group", o, e)
+			}
+		}
+	}
+}
+
+// A TU dataset's codes are read through its README's tables: MUTAG's
+// graphs give the diagrams of the same graphs written with element
+// symbols and bond types.
+func TestCodesReadThroughTables(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	ds, err := tu.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, edges, err := tu.ReadLabelNames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Default(filtration.KindElectronegativity)
+	s.Extra = []filtration.Options{{Kind: filtration.KindBonds}, {Kind: filtration.KindBonds, Atoms: "C"}}
+	coded := s
+	coded.Codes = &Codes{Nodes: nodes, Edges: edges}
+	bondWords := map[string]string{"aromatic": "4", "single": "1", "double": "2", "triple": "3"}
+	for i, g := range ds.Graphs[:20] {
+		named := *g
+		named.NodeLabels, named.EdgeLabels = nil, nil
+		for _, l := range g.NodeLabels {
+			named.NodeLabels = append(named.NodeLabels, nodes[l])
+		}
+		for _, l := range g.EdgeLabels {
+			named.EdgeLabels = append(named.EdgeLabels, bondWords[edges[l]])
+		}
+		want, err := GraphDiagramsOf(&named, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := GraphDiagramsOf(g, coded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("graph %d: diagrams through the tables differ from the named graph's", i)
+		}
+	}
+	if _, err := GraphDiagramsOf(ds.Graphs[0], s); err == nil {
+		t.Error("codes without tables were read as a molecule")
+	}
+}
