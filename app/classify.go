@@ -326,7 +326,10 @@ func decisionHelp(classes []string) string {
 
 // modeLine says what a model of mode (protocol.Info.Mode) looks at.
 func modeLine(mode string) string {
-	if mode == "node labels" {
+	switch mode {
+	case "molecules":
+		return "Mode: molecules: atoms and bonds used. The model sees the structure of a molecule, its bond orders and aromatic rings, its carbon skeleton, its nitrogen and oxygen groups and its atoms' electronegativity."
+	case "node labels":
 		return "Mode: node labels: atom types used. The model sees the structure of a graph and where each of its commonest node labels (atom types) sits; bond types are ignored. " +
 			"Molfiles need a model trained with the dataset's code table (the \"Node labels\" table of its README.txt, which the demo datasets include)."
 	}

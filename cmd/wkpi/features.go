@@ -90,17 +90,24 @@ func output(path string, stdout io.Writer) (*bufio.Writer, func() error, error) 
 	}, nil
 }
 
-// parseDataset parses a command's flags, translates its settings and
-// reads its dataset.
+// parseDataset parses a command's flags, reads its dataset and
+// translates its settings, from the preset that suits the dataset when
+// none was given (presetFor).
 func parseDataset(c *settingsFlags, args []string) (eval.Setup, *graph.Dataset, error) {
 	if err := c.parse(args); err != nil {
 		return eval.Setup{}, nil, err
 	}
-	u, err := c.setup()
-	if err != nil {
-		return u, nil, err
+	if _, err := c.setup(); err != nil {
+		return eval.Setup{}, nil, err
 	}
 	ds, err := c.dataset()
+	if err != nil {
+		return eval.Setup{}, nil, err
+	}
+	if err := c.presetFor(ds); err != nil {
+		return eval.Setup{}, nil, err
+	}
+	u, err := c.setup()
 	return u, ds, err
 }
 

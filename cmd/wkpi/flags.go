@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
 	"wkpi-web/core/eval"
+	"wkpi-web/core/features"
+	"wkpi-web/core/graph"
 	"wkpi-web/core/spec"
 )
 
@@ -22,6 +25,7 @@ type settingsFlags struct {
 	fs     *flag.FlagSet
 	spec   spec.Spec
 	preset string
+	args   []string // as parse read them
 	data   string
 	// The data options of files of molecules (core/dataset.Options).
 	smiles, target, threshold string
@@ -61,7 +65,7 @@ func newSettingsFlags(name string, stderr io.Writer, groups []spec.Group, more .
 	})
 	if slices.Contains(groups, spec.GroupProtocol) || len(more) > 0 {
 		c.own(spec.GroupProtocol, func(fs *flag.FlagSet) {
-			fs.StringVar(&c.preset, "preset", "default", "start from a preset, then apply the other flags: default, paper (the paper's protocol) or size-aware")
+			fs.StringVar(&c.preset, "preset", "", "start from a preset, then apply the other flags: molecules (chemistry-aware descriptors; the default for SMILES, SD files and TU datasets whose README names the atoms), default (structure only; the default for other graphs), paper (the paper's protocol) or size-aware")
 		})
 	}
 	for _, f := range spec.Fields() {
@@ -105,14 +109,36 @@ func (v fieldValue) IsBoolFlag() bool      { return v.f.IsBool() }
 
 // parse reads args: first -preset, then every other flag on top of it.
 func (c *settingsFlags) parse(args []string) error {
+	c.args = args
 	if p := presetIn(args); p != "" {
 		preset, ok := spec.Presets()[p]
 		if !ok {
-			return fmt.Errorf("-preset %q: want default, paper or size-aware", p)
+			names := slices.Sorted(maps.Keys(spec.Presets()))
+			return fmt.Errorf("-preset %q: want %s", p, strings.Join(names, ", "))
 		}
 		c.spec = preset()
 	}
 	return c.fs.Parse(args)
+}
+
+// presetFor starts the settings from the preset that suits ds when no
+// -preset was given: molecules for molecules (features.AreMolecules:
+// element symbols and bond types, or a TU README's tables naming them),
+// default for other graphs. The other flags apply on top, as with
+// -preset.
+func (c *settingsFlags) presetFor(ds *graph.Dataset) error {
+	if presetIn(c.args) != "" || !c.fs.Parsed() {
+		return nil
+	}
+	nodes, edges, err := c.labelNames()
+	if err != nil {
+		return err
+	}
+	if !features.AreMolecules(ds.Graphs, &features.Codes{Nodes: nodes, Edges: edges}) {
+		return nil
+	}
+	c.spec = spec.Molecules()
+	return c.fs.Parse(c.args)
 }
 
 // presetIn finds -preset's value in args, wherever it stands.

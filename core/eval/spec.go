@@ -124,7 +124,7 @@ func (u Setup) WithCodes(nodes, edges map[string]string) Setup {
 // node-label mode with its groups and time.
 func (u Setup) Mode() string {
 	if !u.Spec.Labels {
-		return features.Settings{}.Mode()
+		return u.Features.Mode()
 	}
 	return fmt.Sprintf("%s: %d most frequent + other, t = %g", features.Settings{Labels: &features.Labels{}}.Mode(), u.Spec.LabelGroups, u.Spec.LabelTime)
 }

@@ -54,6 +54,20 @@ func (s Settings) molecule(g *graph.Graph) (*graph.Graph, error) {
 	return mol, nil
 }
 
+// AreMolecules says whether graphs are molecules that chemistry-aware
+// descriptors can read: every one has element symbols (or integer codes
+// that codes names as elements) and bond types. It is how front ends
+// choose the molecules preset for a dataset.
+func AreMolecules(graphs []*graph.Graph, codes *Codes) bool {
+	s := Settings{Extra: []filtration.Options{{Kind: filtration.KindBonds}}, Codes: codes}
+	for _, g := range graphs {
+		if _, err := s.molecule(g); err != nil {
+			return false
+		}
+	}
+	return len(graphs) > 0
+}
+
 // codedLabels says whether every label is an integer code.
 func codedLabels(labels []string) bool {
 	for _, l := range labels {

@@ -54,14 +54,25 @@ func (l *Labels) time() float64 {
 	return l.Time
 }
 
-// Mode names the mode of settings for people: "node labels" or
-// "structure only".
+// Mode names the mode of settings for people: "node labels" (the
+// label groups' heat), "molecules" (chemistry-aware descriptors: atoms
+// and bonds, see chem.go) or "structure only".
 func (s Settings) Mode() string {
-	if s.Labels != nil {
-		return "node labels"
+	switch {
+	case s.Labels != nil:
+		return ModeLabels
+	case s.Molecular():
+		return ModeMolecules
 	}
-	return "structure only"
+	return ModeStructure
 }
+
+// The modes Settings.Mode names.
+const (
+	ModeStructure = "structure only"
+	ModeLabels    = "node labels"
+	ModeMolecules = "molecules"
+)
 
 // FitVocabulary returns the k most frequent node labels of the graphs
 // listed in train (all graphs when train is nil), by node count, ties in

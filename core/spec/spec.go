@@ -179,15 +179,36 @@ func SizeAware() Spec {
 	return s
 }
 
+// Molecules is Defaults with the chemistry-aware descriptors added
+// (MoleculesExtra): the setting for molecules, whose atoms are elements
+// and whose bonds have types. Front ends take it by default for SMILES,
+// SD files and TU datasets whose README names the atoms.
+func Molecules() Spec {
+	s := Defaults()
+	s.Extra = MoleculesExtra
+	return s
+}
+
 // Presets names the presets Spec offers, for menus and `-preset`.
 func Presets() map[string]func() Spec {
-	return map[string]func() Spec{"default": Defaults, "paper": Paper, "size-aware": SizeAware}
+	return map[string]func() Spec{PresetDefault: Defaults, PresetMolecules: Molecules, "paper": Paper, "size-aware": SizeAware}
 }
+
+// The presets front ends choose between by the data (Presets has all).
+const (
+	PresetDefault   = "default"
+	PresetMolecules = "molecules"
+)
 
 // Values the settings name.
 const (
 	// NoExtra is Extra's value for the main descriptor alone.
 	NoExtra = "none"
+	// MoleculesExtra is Extra of the molecules preset: the default set
+	// (heat kernel signature, degree), then the bond-order filtration of
+	// the whole molecule, of its carbon skeleton and of its N and O
+	// atoms, and the atoms' electronegativity (core/filtration/chem.go).
+	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:N+O,en"
 	// GridPaper is Grid's value for the paper's grid.
 	GridPaper = "paper"
 	// SelectCost is Select's value for choosing by training cost.

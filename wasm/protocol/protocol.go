@@ -264,7 +264,8 @@ type Info struct {
 	// Extra lists the model's further descriptors as Training.Extra does
 	// ("" for none).
 	Extra string `json:"extra,omitempty"`
-	// Mode is features.Settings.Mode: "structure only" or "node labels".
+	// Mode is features.Settings.Mode: "structure only", "node labels" or
+	// "molecules".
 	Mode string `json:"mode"`
 	// Raw says the model's images are unnormalised (size-aware: chosen
 	// by the automatic choice, or asked for).
