@@ -279,19 +279,26 @@ func TestExplainCLI(t *testing.T) {
 	}
 }
 
-// TestExplainMUTAG reports (it sets no target: GraphXAI's benchmark,
-// Agarwal et al. 2023, shows GNN explainers scoring low here) how often
-// the explanation of a node-label model finds the nitro groups of
-// MUTAG's mutagenic molecules: trained on the even-numbered graphs, for
-// each odd-numbered mutagenic molecule with an NO2 (an N bonded to two
-// O) predicted mutagenic, whether its 3 top-scored atoms include an
-// atom of an NO2, and whether they are one NO2 exactly. It logs the
-// faithfulness curve too, and fails only if deleting top-scored edges
-// does not hurt the decision more than deleting random ones.
+// TestExplainMUTAG reports how often the explanation of a MUTAG model
+// finds the nitro groups of the mutagenic molecules, for each variant of
+// chemistrySpec (the defaults today, and with node labels): trained on
+// the even-numbered graphs, for each odd-numbered mutagenic molecule
+// with an NO2 (an N bonded to two O) predicted mutagenic, whether its 3
+// top-scored atoms include an atom of an NO2, and whether they are one
+// NO2 exactly. GraphXAI's benchmark (Agarwal et al. 2023) shows GNN
+// explainers scoring low here; the first variant must keep its share of
+// hits (minNitroHits, just under today's figure with the defaults, to be
+// raised with the chemistry preset). It logs the faithfulness curve too,
+// and fails if deleting top-scored edges does not hurt the decision more
+// than deleting random ones.
 func TestExplainMUTAG(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains a model")
+		t.Skip("trains a model per variant")
 	}
+	// minNitroHits is the least share of the predicted mutagenic NO2
+	// molecules whose 3 top atoms include an NO2 atom, for the first
+	// variant. The defaults: 5 of 56 (9 %); -labels: 28 of 58 (48 %).
+	const minNitroHits = 0.07
 	src := testenv.Dataset(t, "MUTAG")
 	all, err := tu.Read(src)
 	if err != nil {
@@ -325,11 +332,23 @@ func TestExplainMUTAG(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(folder, "MUTAGeven_node_labels.txt"), []byte(labels.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	modelFile := filepath.Join(dir, "model.json")
-	if code, _, stderr := wkpi(t, "train", "-data", folder, "-labels", "-out", modelFile); code != 0 {
-		t.Fatalf("wkpi train: exit %d\n%s", code, stderr)
+	for vi, v := range chemistryVariants() {
+		t.Run(v.name, func(t *testing.T) {
+			m := wkpiTrain(t, v.spec, filepath.Join(dir, "model.json"), "-data", folder)
+			share := explainNitro(t, m, all, codes, test, v.name)
+			if vi == 0 && share < minNitroHits {
+				t.Errorf("%s: the 3 top atoms include an NO2 atom in %.0f %% of the predicted mutagenic NO2 molecules, want >= %.0f %%", v.name, 100*share, 100*minNitroHits)
+			}
+		})
 	}
-	e, err := explain.New(mustLoadModel(t, modelFile), explain.DefaultOptions())
+}
+
+// explainNitro explains the test graphs of MUTAG with m, logs how often
+// the 3 top atoms of a predicted mutagenic molecule with an NO2 hit one
+// and the faithfulness curve, fails if the curve is no better than
+// random, and returns the share of hits.
+func explainNitro(t *testing.T, m *model.Model, all *graph.Dataset, codes map[string]string, test []int, variant string) float64 {
+	e, err := explain.New(m, explain.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,14 +419,16 @@ func TestExplainMUTAG(t *testing.T) {
 			exact++
 		}
 	}
-	t.Logf("BENCH MUTAG (node labels, trained on the 94 even graphs): of %d held-out mutagenic molecules with an NO2, %d predicted mutagenic; "+
+	share := float64(any) / float64(max(correct, 1))
+	t.Logf("BENCH MUTAG (%s, %s, trained on the 94 even graphs): of %d held-out mutagenic molecules with an NO2, %d predicted mutagenic; "+
 		"their 3 top-scored atoms include an NO2 atom in %d (%.0f %%) and are all NO2 atoms in %d (%.0f %%)",
-		withNO2, correct, any, 100*float64(any)/float64(max(correct, 1)), exact, 100*float64(exact)/float64(max(correct, 1)))
-	t.Logf("BENCH MUTAG faithfulness, mean drop of the decision when deleting the k top-scored edges: %.3f %.3f %.3f %.3f %.3f; k random edges: %.3f %.3f %.3f %.3f %.3f",
-		top[1], top[2], top[3], top[4], top[5], random[1], random[2], random[3], random[4], random[5])
+		variant, m.Features.Mode(), withNO2, correct, any, 100*share, exact, 100*float64(exact)/float64(max(correct, 1)))
+	t.Logf("BENCH MUTAG (%s) faithfulness, mean drop of the decision when deleting the k top-scored edges: %.3f %.3f %.3f %.3f %.3f; k random edges: %.3f %.3f %.3f %.3f %.3f",
+		variant, top[1], top[2], top[3], top[4], top[5], random[1], random[2], random[3], random[4], random[5])
 	for k := 1; k <= 5; k++ {
 		if top[k] <= random[k] {
 			t.Errorf("deleting the %d top-scored edges drops the decision by %.3f, %d random edges by %.3f", k, top[k], k, random[k])
 		}
 	}
+	return share
 }
