@@ -322,15 +322,25 @@ func TestExplainMUTAG(t *testing.T) {
 	}
 	dir := t.TempDir()
 	folder := writeTU(t, dir, "MUTAGeven", sub)
-	// Node labels, as MUTAG's codes.
-	var labels strings.Builder
+	// Node and edge labels, as MUTAG's codes, and the README that names
+	// them. writeTU lists each edge twice.
+	var labels, bonds strings.Builder
 	for _, g := range sub.Graphs {
 		for _, l := range g.NodeLabels {
 			fmt.Fprintln(&labels, l)
 		}
+		for _, l := range g.EdgeLabels {
+			fmt.Fprintf(&bonds, "%s\n%s\n", l, l)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(folder, "MUTAGeven_node_labels.txt"), []byte(labels.String()), 0o644); err != nil {
+	readme, err := os.ReadFile(filepath.Join(src, "README.txt"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"MUTAGeven_node_labels.txt": labels.String(), "MUTAGeven_edge_labels.txt": bonds.String(), "README.txt": string(readme)} {
+		if err := os.WriteFile(filepath.Join(folder, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for vi, v := range chemistryVariants() {
 		t.Run(v.name, func(t *testing.T) {
