@@ -59,16 +59,24 @@ func mustLoadModel(t *testing.T, path string) *model.Model {
 	return m
 }
 
-// without returns g less the edges listed.
+// without returns g less the edges listed, the others keeping their
+// labels.
 func without(t *testing.T, g *graph.Graph, drop map[int]bool) *graph.Graph {
 	t.Helper()
 	var edges []graph.Edge
+	var labels []string
 	for i, e := range g.Edges {
 		if !drop[i] {
 			edges = append(edges, e)
+			if g.EdgeLabels != nil {
+				labels = append(labels, g.EdgeLabels[i])
+			}
 		}
 	}
-	h, err := graph.New(g.N, edges, nil, g.NodeLabels)
+	if g.EdgeLabels != nil && labels == nil {
+		labels = []string{}
+	}
+	h, err := graph.New(g.N, edges, labels, g.NodeLabels)
 	if err != nil {
 		t.Fatal(err)
 	}

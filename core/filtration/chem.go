@@ -35,6 +35,10 @@ import (
 //     structures, here on the bond graph): "C" keeps the carbon skeleton,
 //     whose aromatic rings are the benzene-type rings, "N+O" the groups
 //     made of nitrogen and oxygen alone (nitro, N-oxide, hydroxylamine).
+//     A group written after "~" keeps the bonds to its atoms instead,
+//     with the atoms at their other ends: "~O" holds every C=O, C-O-H and
+//     N=O, so that bonds:~O tells a carbonyl (a component born at its
+//     double bond) from a hydroxyl.
 //
 // Such a function lives on another graph than the input; Function.On says
 // which, and maps its vertices and edges back to the input's atoms and
@@ -65,10 +69,16 @@ type Ref struct {
 // Halogens is the element-group name that stands for F+Cl+Br+I.
 const Halogens = "halogens"
 
+// Around is the prefix of an element group that asks for the bonds to
+// its atoms (bonds:~O) rather than the bonds among them.
+const Around = "~"
+
 // ParseAtoms reads an element group: element symbols joined by "+"
-// ("N+O"), where Halogens stands for F, Cl, Br and I. It returns the
-// symbols in the order given, each once.
-func ParseAtoms(text string) ([]string, error) {
+// ("N+O"), where Halogens stands for F, Cl, Br and I, optionally after
+// Around. It returns the symbols in the order given, each once, and
+// whether the group asks for the bonds around its atoms.
+func ParseAtoms(text string) (symbols []string, around bool, err error) {
+	text, around = strings.CutPrefix(text, Around)
 	var out []string
 	for _, part := range strings.Split(text, "+") {
 		part = strings.TrimSpace(part)
@@ -78,14 +88,14 @@ func ParseAtoms(text string) ([]string, error) {
 		}
 		for _, s := range names {
 			if _, ok := pauling[s]; !ok {
-				return nil, fmt.Errorf("element group %q: %q is not an element symbol (write C, N, Cl ..., or %s)", text, part, Halogens)
+				return nil, false, fmt.Errorf("element group %q: %q is not an element symbol (write C, N, Cl ..., or %s, optionally after %s)", text, part, Halogens, Around)
 			}
 			if !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}
 	}
-	return out, nil
+	return out, around, nil
 }
 
 // bondRank is the value of a bond's vertex under KindBonds.
@@ -136,14 +146,33 @@ func checkMolecule(g *graph.Graph, o Options) error {
 func (o Options) name() string { return FormatList([]Options{o}) }
 
 // induced returns the subgraph of g on the atoms whose element is in
-// group, with every bond among them, as a Derived graph.
-func induced(g *graph.Graph, group []string) *Derived {
+// group, with every bond among them, as a Derived graph; with around, the
+// bonds with an end in group and the atoms at their ends instead.
+func induced(g *graph.Graph, group []string, around bool) *Derived {
+	keep := make([]bool, g.N)
+	for v, l := range g.NodeLabels {
+		keep[v] = slices.Contains(group, l)
+	}
+	if around {
+		in := slices.Clone(keep)
+		for _, e := range g.Edges {
+			if in[e.U] || in[e.V] {
+				keep[e.U], keep[e.V] = true, true
+			}
+		}
+	}
+	bonded := func(e graph.Edge) bool {
+		if around {
+			return slices.Contains(group, g.NodeLabels[e.U]) || slices.Contains(group, g.NodeLabels[e.V])
+		}
+		return keep[e.U] && keep[e.V]
+	}
 	index := make([]int, g.N)
 	d := &Derived{}
 	var labels []string
 	for v, l := range g.NodeLabels {
 		index[v] = -1
-		if slices.Contains(group, l) {
+		if keep[v] {
 			index[v] = len(d.Vertex)
 			d.Vertex = append(d.Vertex, Ref{Index: v})
 			labels = append(labels, l)
@@ -152,7 +181,7 @@ func induced(g *graph.Graph, group []string) *Derived {
 	var edges []graph.Edge
 	bonds := []string{}
 	for i, e := range g.Edges {
-		if index[e.U] >= 0 && index[e.V] >= 0 {
+		if bonded(e) {
 			edges = append(edges, graph.Edge{U: index[e.U], V: index[e.V]})
 			bonds = append(bonds, g.EdgeLabels[i])
 			d.Edge = append(d.Edge, i)

@@ -104,6 +104,23 @@ func TestElementGroup(t *testing.T) {
 	if !slices.Equal(f.On.Edge, []int{7, 8, 7, 8}) {
 		t.Errorf("half-edges on bonds %v", f.On.Edge)
 	}
+	// The bonds around O: nitrobenzene's N=O and N-O, with the N and both
+	// O; the C-N bond has no O end.
+	f, err = Compute(g, Options{Kind: KindDegree, Atoms: "~O"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Ref{{Index: 6}, {Index: 7}, {Index: 8}}; !slices.Equal(f.On.Vertex, want) || !slices.Equal(f.On.Edge, []int{7, 8}) {
+		t.Errorf("around O: atoms %v, bonds %v", f.On.Vertex, f.On.Edge)
+	}
+	// Around C: every bond has a carbon end but the N=O and N-O.
+	f, err = Compute(g, Options{Kind: KindDegree, Atoms: "~C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.On.Graph.N != 7 || !slices.Equal(f.On.Edge, []int{0, 1, 2, 3, 4, 5, 6}) {
+		t.Errorf("around C: %d atoms, bonds %v", f.On.Graph.N, f.On.Edge)
+	}
 	// A group absent from the molecule leaves an empty graph.
 	f, err = Compute(g, Options{Kind: KindBonds, Atoms: "halogens"})
 	if err != nil || f.On.Graph.N != 0 {
@@ -140,8 +157,17 @@ func TestChemistryRefused(t *testing.T) {
 }
 
 func TestParseAtoms(t *testing.T) {
-	got, err := ParseAtoms("C+halogens+Cl")
-	if err != nil || !slices.Equal(got, []string{"C", "F", "Cl", "Br", "I"}) {
-		t.Errorf("C+halogens+Cl: %v, %v", got, err)
+	got, around, err := ParseAtoms("C+halogens+Cl")
+	if err != nil || around || !slices.Equal(got, []string{"C", "F", "Cl", "Br", "I"}) {
+		t.Errorf("C+halogens+Cl: %v, %v, %v", got, around, err)
+	}
+	got, around, err = ParseAtoms("~O")
+	if err != nil || !around || !slices.Equal(got, []string{"O"}) {
+		t.Errorf("~O: %v, %v, %v", got, around, err)
+	}
+	for _, bad := range []string{"~", "O~", "~~O", "C+"} {
+		if _, _, err := ParseAtoms(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

@@ -68,7 +68,8 @@ type Options struct {
 	// endpoints' values, which is what lower-star gives it anyway.
 	EdgeValued bool `json:"edge_valued,omitempty"`
 	// Atoms restricts the descriptor to the subgraph induced by an element
-	// group ("C", "N+O", "halogens"; ParseAtoms); "" is the whole graph.
+	// group ("C", "N+O", "halogens"), or to the bonds around one ("~O");
+	// see ParseAtoms. "" is the whole graph.
 	// It needs a molecule (see chem.go).
 	Atoms string `json:"atoms,omitempty"`
 }
@@ -97,8 +98,8 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 			return Function{}, err
 		}
 		if o.Atoms != "" {
-			group, _ := ParseAtoms(o.Atoms) // checked by withDefaults
-			on = induced(g, group)
+			group, around, _ := ParseAtoms(o.Atoms) // checked by withDefaults
+			on = induced(g, group, around)
 			g = on.Graph
 		}
 	}
@@ -159,7 +160,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("unknown descriptor function %q (want one of %v)", o.Kind, Kinds())
 	}
 	if o.Atoms != "" {
-		if _, err := ParseAtoms(o.Atoms); err != nil {
+		if _, _, err := ParseAtoms(o.Atoms); err != nil {
 			return o, err
 		}
 	}

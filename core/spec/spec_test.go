@@ -175,12 +175,12 @@ func TestParseGrid(t *testing.T) {
 }
 
 func TestParseDescriptors(t *testing.T) {
-	d, err := ParseDescriptors(" hks@0.5, degree ,bonds:C,en:N+O, hks@2:halogens+C")
-	want := []Descriptor{{Kind: "hks", Time: 0.5}, {Kind: "degree"}, {Kind: "bonds", Atoms: "C"}, {Kind: "en", Atoms: "N+O"}, {Kind: "hks", Time: 2, Atoms: "halogens+C"}}
+	d, err := ParseDescriptors(" hks@0.5, degree ,bonds:C,en:N+O, hks@2:halogens+C,bonds:~O")
+	want := []Descriptor{{Kind: "hks", Time: 0.5}, {Kind: "degree"}, {Kind: "bonds", Atoms: "C"}, {Kind: "en", Atoms: "N+O"}, {Kind: "hks", Time: 2, Atoms: "halogens+C"}, {Kind: "bonds", Atoms: "~O"}}
 	if err != nil || !reflect.DeepEqual(d, want) {
 		t.Fatalf("%+v, %v", d, err)
 	}
-	for _, bad := range []string{"curvature", "degree@2", "hks@-1", "hks@x", "hks@Inf", "bonds:", "bonds:c", "bonds:C+", "bonds:Cl2", "en:Xyzw", "bonds@2:C"} {
+	for _, bad := range []string{"curvature", "degree@2", "hks@-1", "hks@x", "hks@Inf", "bonds:", "bonds:c", "bonds:C+", "bonds:Cl2", "en:Xyzw", "bonds@2:C", "bonds:~", "bonds:O~"} {
 		if _, err := ParseDescriptors(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

@@ -163,15 +163,16 @@ func ParseDescriptors(text string) ([]Descriptor, error) {
 }
 
 // checkAtoms checks the form of an element group: symbols (a capital
-// letter, then at most two small ones) joined by "+", or halogens.
+// letter, then at most two small ones) joined by "+", or halogens,
+// optionally after "~" (the bonds around those atoms).
 func checkAtoms(text string) error {
-	for _, sym := range strings.Split(text, "+") {
+	for _, sym := range strings.Split(strings.TrimPrefix(text, "~"), "+") {
 		ok := sym == "halogens" || (len(sym) >= 1 && len(sym) <= 3 && sym[0] >= 'A' && sym[0] <= 'Z')
 		for i := 1; ok && i < len(sym); i++ {
 			ok = sym[i] >= 'a' && sym[i] <= 'z'
 		}
 		if !ok {
-			return fmt.Errorf("element group %q: %q is not an element symbol (want symbols joined by +, such as N+O, or halogens)", text, sym)
+			return fmt.Errorf("element group %q: %q is not an element symbol (want symbols joined by +, such as N+O, or halogens, optionally after ~)", text, sym)
 		}
 	}
 	return nil
