@@ -280,6 +280,23 @@ func (m *molecule) kekulize() {
 	}
 }
 
+// InRing marks the atoms of g that lie on a cycle, RDKit's ring
+// membership (an atom of some ring of the smallest set of smallest rings).
+func InRing(g *graph.Graph) []bool {
+	m := &molecule{g: g, inc: make([][]int, g.N)}
+	for k, e := range g.Edges {
+		m.inc[e.U] = append(m.inc[e.U], k)
+		m.inc[e.V] = append(m.inc[e.V], k)
+	}
+	in := make([]bool, g.N)
+	for k, r := range m.ringBonds() {
+		if r {
+			in[g.Edges[k].U], in[g.Edges[k].V] = true, true
+		}
+	}
+	return in
+}
+
 // ringBonds marks the bonds that lie on a cycle (not bridges).
 func (m *molecule) ringBonds() []bool {
 	n := m.g.N
