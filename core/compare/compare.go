@@ -1,8 +1,8 @@
 package compare
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
