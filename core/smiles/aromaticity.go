@@ -390,8 +390,8 @@ func (m *molecule) sssr(ringBond []bool) []ring {
 	}
 	words := (nb + 63) / 64
 	var cands []cand
-	seenSet := map[string]bool{}
 	dist := make([]int, n)
+	on := make([]bool, n) // atoms of the first path
 	via := make([]int, n) // the bond to the BFS parent
 	for root := range n {
 		isRing := false
@@ -435,13 +435,15 @@ func (m *molecule) sssr(ringBond []bool) []ring {
 			ax, bx := path(x)
 			ay, by := path(y)
 			// The two paths must meet only at the root.
-			on := map[int]bool{}
 			for _, a := range ax {
 				on[a] = true
 			}
 			disjoint := true
 			for _, a := range ay {
 				disjoint = disjoint && !on[a]
+			}
+			for _, a := range ax {
+				on[a] = false
 			}
 			if !disjoint {
 				continue
@@ -452,11 +454,8 @@ func (m *molecule) sssr(ringBond []bool) []ring {
 			for _, b := range c.bonds {
 				c.bits[b/64] |= 1 << (b % 64)
 			}
-			key := string(uint64Bytes(c.bits))
-			if seenSet[key] {
-				continue
-			}
-			seenSet[key] = true
+			// A ring found again from another root is dependent on
+			// itself and falls out in the elimination.
 			cands = append(cands, c)
 		}
 	}
@@ -499,16 +498,6 @@ func (m *molecule) sssr(ringBond []bool) []ring {
 		}
 	}
 	return rings
-}
-
-func uint64Bytes(v []uint64) []byte {
-	b := make([]byte, 0, 8*len(v))
-	for _, w := range v {
-		for s := 0; s < 64; s += 8 {
-			b = append(b, byte(w>>s))
-		}
-	}
-	return b
 }
 
 // Electron donor types of RDKit's aromaticity model.

@@ -2,7 +2,6 @@ package smiles
 
 import (
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -22,9 +21,9 @@ var valenceList = map[int][]int{
 
 // outerElectrons lists the valence-shell electrons of elements 0 (the
 // wildcard) to 118, as RDKit's periodic table gives them.
-const outerElectrons = "0 1 2 1 2 3 4 5 6 7 8 1 2 3 4 5 6 7 8 1 2 3 4 5 6 7 8 9 10 11 2 3 4 5 6 7 8 " +
-	"1 2 3 4 5 6 7 8 9 10 11 2 3 4 5 6 7 8 1 2 3 4 3 4 5 6 7 8 9 10 11 12 13 14 15 4 5 6 7 8 9 10 11 " +
-	"2 3 4 5 6 7 8 1 2 3 4 3 4 5 6 7 8 9 10 11 12 13 14 15 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2"
+var outerElectrons = [119]int{0, 1, 2, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 2, 3, 4, 5, 6, 7, 8,
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11,
+	2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}
 
 // AtomicNumber returns the atomic number of an element symbol as Parse
 // writes node labels ("C", "Cl"), or 0 for the wildcard "*" and anything
@@ -43,12 +42,10 @@ func AtomicNumber(symbol string) int {
 
 // nOuter returns the valence-shell electron count of element z.
 func nOuter(z int) int {
-	f := strings.Fields(outerElectrons)
-	if z < 0 || z >= len(f) {
+	if z < 0 || z >= len(outerElectrons) {
 		return 0
 	}
-	n, _ := strconv.Atoi(f[z])
-	return n
+	return outerElectrons[z]
 }
 
 // defaultValence returns the first allowed valence of element z, or -1.
