@@ -512,10 +512,14 @@ const (
 
 // maxFusedRingSize bounds the rings that join a fused system (RDKit: a
 // bit more than a porphyrin's outer ring); maxFusedRings bounds how many
-// rings of a fused system are tried together.
+// rings of a fused system are tried together. maxRingSets bounds the
+// ring sets tried in one fused system, which RDKit does not: a system of
+// dozens of fused rings that are not aromatic alone would otherwise try
+// millions of sets (real molecules try a few hundred at most).
 const (
 	maxFusedRingSize = 24
 	maxFusedRings    = 6
+	maxRingSets      = 20000
 )
 
 // aromaticity is RDKit's default aromaticity model on the Kekulé
@@ -607,7 +611,8 @@ func (m *molecule) huckelFused(cr []ring, fused []int, neigh [][]int, donor []in
 	doneBonds := map[int]bool{}
 	nf := len(fused)
 	count := make([]int, m.g.N)
-	for size := 1; size <= min(nf, maxFusedRings) && len(doneBonds) < len(union); size++ {
+	tried := 0
+	for size := 1; size <= min(nf, maxFusedRings) && len(doneBonds) < len(union) && tried < maxRingSets; size++ {
 		comb := make([]int, size)
 		for i := range comb {
 			comb[i] = i
@@ -652,7 +657,7 @@ func (m *molecule) huckelFused(cr []ring, fused []int, neigh [][]int, donor []in
 					}
 				}
 			}
-			if !nextCombination(comb, nf) {
+			if tried++; tried >= maxRingSets || !nextCombination(comb, nf) {
 				break
 			}
 		}
