@@ -35,6 +35,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 	c.examples = []string{
 		"wkpi compare -data data/MUTAG",
 		"wkpi compare -data data/NCI1 -methods WKPI,WKPI-init,PI-CONST",
+		"wkpi compare -data data/MUTAG -methods WKPI,ecfp,WL",
 	}
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
@@ -52,6 +53,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 		return fmt.Errorf("-methods: %w", err)
 	}
 	o := compare.DefaultOptions()
+	if o.NodeNames, o.EdgeNames, err = c.labelNames(); err != nil {
+		return err
+	}
 	o.WKPI = u.Config
 	o.Folds, o.Seed, o.Inner, o.WLNodeLabels = u.Spec.Folds, u.Spec.Seed, inner, wlLabels
 	o.WKPIAuto = u.Spec.Automatic() && wkpiGrid == ""
@@ -98,4 +102,7 @@ func printComparison(w io.Writer, res compare.Result, folds int) {
 		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%s\t%.1f\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, auc, m.Seconds, diff, wp, tp)
 	}
 	tw.Flush()
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "%s: %s\n", s.Name, s.Reason)
+	}
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,13 +26,14 @@ const (
 	PWGK      = "PWGK"
 	PF        = "PF"
 	WL        = "WL"
+	ECFP      = "ecfp"
 	Stats     = "stats"
 	Majority  = "majority"
 )
 
 // Names lists every method.
 func Names() []string {
-	return []string{WKPI, WKPIInit, AltWKPI, TrainPWGK, PIConst, PIPL, PILinear, SW, PWGK, PF, WL, Stats, Majority}
+	return []string{WKPI, WKPIInit, AltWKPI, TrainPWGK, PIConst, PIPL, PILinear, SW, PWGK, PF, WL, ECFP, Stats, Majority}
 }
 
 // Options are the protocol and every method's grid.
@@ -60,6 +62,13 @@ type Options struct {
 	TrainRho     float64   `json:"train_rho"`    // trainPWGK's rho, times the largest persistence
 	WLIterations []int     `json:"wl_iterations"`
 	WLNodeLabels bool      `json:"wl_node_labels"`
+
+	// NodeNames and EdgeNames are a TU dataset's README tables of label
+	// codes (tu.NodeLabelNames, tu.EdgeLabelNames), nil if it has none:
+	// ecfp reads coded labels as elements and bond types through them
+	// (Molecules). Default nil.
+	NodeNames map[string]string `json:"-"`
+	EdgeNames map[string]string `json:"-"`
 }
 
 // DefaultOptions is the protocol of `wkpi compare`: 10 outer folds, 3
@@ -110,6 +119,15 @@ type Method struct {
 type Result struct {
 	Dataset string   `json:"dataset"`
 	Methods []Method `json:"methods"`
+	// Skipped names the methods that do not apply to the dataset (ecfp
+	// on graphs that are not molecules) and why; they are not in Methods.
+	Skipped []Skip `json:"skipped,omitempty"`
+}
+
+// Skip is a method left out of a comparison and the reason.
+type Skip struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // Check validates method names (and rejects repeats).
@@ -138,10 +156,14 @@ func Run(ctx context.Context, d *Data, names []string, o Options, prog progress.
 	res := Result{Dataset: d.Name}
 	for i, n := range names {
 		m, err := RunMethod(ctx, d, n, o, prog)
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrNotApplicable):
+			res.Skipped = append(res.Skipped, Skip{Name: n, Reason: strings.TrimPrefix(err.Error(), n+": ")})
+		case err != nil:
 			return Result{}, err
+		default:
+			res.Methods = append(res.Methods, m)
 		}
-		res.Methods = append(res.Methods, m)
 		prog.Report("methods", i+1, len(names))
 	}
 	return res, Pair(&res)

@@ -55,6 +55,13 @@
 //     exp(-d_FIM / (s m)).
 //   - WL: Weisfeiler-Lehman subtree kernel (core/wl), structure only unless
 //     Options.WLNodeLabels, h in {1, ..., 5}, normalised to unit diagonal.
+//   - ecfp: ECFP4, the chemist's baseline: Morgan count fingerprints of
+//     radius 2 (core/fingerprint, RDKit's identifiers) with the MinMax
+//     (Tanimoto) kernel, unit diagonal; only C is chosen. It needs
+//     molecules (Molecules): graphs read from SMILES or molfiles, or TU
+//     graphs whose label codes Options.NodeNames and EdgeNames translate;
+//     on other graphs it does not apply and Run lists it in
+//     Result.Skipped.
 //   - stats: graph statistics (core/graphstats) standardised with the
 //     training set's means and deviations, RBF kernel, grid s.
 //   - majority: predicts the training set's most frequent class; its

@@ -246,6 +246,12 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 			out = append(out, cell{crossval.Params{"h": float64(h)}, fixedKernel(cosine(k))})
 		}
 		return out, nil
+	case ECFP:
+		k, err := ecfpGram(ctx, d.Graphs, o.NodeNames, o.EdgeNames, prog)
+		if err != nil {
+			return nil, err
+		}
+		return []cell{{crossval.Params{}, fixedKernel(k)}}, nil
 	case Stats:
 		x := graphstats.All(d.Graphs)
 		var out []cell

@@ -232,8 +232,12 @@ func TestMUTAGThreeFormats(t *testing.T) {
 			if file == "mutag.csv" {
 				order = orders[i]
 			}
-			if want := asMolecule(t, g, elements, order); !reflect.DeepEqual(got.Graphs[i], want) {
-				t.Fatalf("%s graph %d:\n got %+v\nwant %+v", file, i+1, *got.Graphs[i], *want)
+			// The structure only: the readers' atom chemistry (hydrogens,
+			// aromaticity) has no TU counterpart.
+			bare := *got.Graphs[i]
+			bare.Atoms = nil
+			if want := asMolecule(t, g, elements, order); !reflect.DeepEqual(&bare, want) {
+				t.Fatalf("%s graph %d:\n got %+v\nwant %+v", file, i+1, bare, *want)
 			}
 			if got.Names[i] != fmt.Sprintf("mutag_%d", i+1) {
 				t.Fatalf("%s graph %d named %q", file, i+1, got.Names[i])

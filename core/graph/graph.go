@@ -16,6 +16,9 @@ type Graph struct {
 	NodeLabels []string  // nil, or one per node
 	EdgeLabels []string  // nil, or one per edge of Edges
 	NodeValues []float64 // nil, or one real value per node (SWC descriptor, given attributes)
+	// Atoms is nil, or one entry per node of a molecule read from SMILES or
+	// a molfile: charge, hydrogen count, isotope and aromaticity.
+	Atoms []Atom `json:",omitempty"`
 }
 
 // ErrSelfLoop reports an edge from a node to itself; a simplicial complex has no such edge.

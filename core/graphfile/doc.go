@@ -34,6 +34,13 @@
 // and carrying its data items ("> <NAME>") as Props. Hydrogens count only
 // when written as atoms (RDKit's default reading removes them; the tests
 // check that it keeps exactly the other atoms). Atom lists are "L".
+// Graph.Atoms holds each atom's charge (the atom block's charge field, or
+// the "M  CHG" lines when there are any; V3000 CHG=), isotope ("M  ISO",
+// V3000 MASS=), and the hydrogens and aromaticity of RDKit's sanitised
+// reading (smiles.Sanitize: implicit hydrogens from the valence model,
+// aromaticity perceived); the tests check them atom by atom against
+// RDKit on both SD samples. The atom block's mass difference and valence
+// fields are not read.
 //
 // SMILES (.smi .smiles): per line a SMILES, then optionally white space
 // and a name; '#' lines, blank lines and a "smiles" header are skipped.

@@ -41,10 +41,14 @@ func TestFixtures(t *testing.T) {
 			NodeLabels: []string{"C", "C", "C", "C", "C", "C"},
 			// Bonds i-(i+1) alternate double/single from 1-2; 6-1 is single.
 			EdgeLabels: []string{"2", "1", "1", "2", "1", "2"},
+			// A Kekulé benzene is aromatic, one hydrogen on each carbon.
+			Atoms: repeatAtom(graph.Atom{Hydrogens: 1, Aromatic: true}, 6),
 		}}},
 		{"two.sdf", []*graph.Graph{
-			{N: 3, Edges: edges(0, 1, 1, 2), NodeLabels: []string{"C", "C", "O"}, EdgeLabels: []string{"1", "1"}},
-			{N: 2, Edges: edges(0, 1), NodeLabels: []string{"C", "O"}, EdgeLabels: []string{"2"}},
+			{N: 3, Edges: edges(0, 1, 1, 2), NodeLabels: []string{"C", "C", "O"}, EdgeLabels: []string{"1", "1"},
+				Atoms: []graph.Atom{{Hydrogens: 3}, {Hydrogens: 2}, {Hydrogens: 1}}}, // ethanol
+			{N: 2, Edges: edges(0, 1), NodeLabels: []string{"C", "O"}, EdgeLabels: []string{"2"},
+				Atoms: []graph.Atom{{Hydrogens: 2}, {}}}, // formaldehyde
 		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -125,6 +129,16 @@ func chain(n int) string {
 	return b.String()
 }
 
+// repeatAtom returns n copies of a.
+func repeatAtom(a graph.Atom, n int) []graph.Atom {
+	out := make([]graph.Atom, n)
+	for i := range out {
+		out[i] = a
+	}
+	return out
+}
+
+// chainGraph is the molfile chain(n): n carbons in a row, CH3 at the ends.
 func chainGraph(n int) *graph.Graph {
 	g := &graph.Graph{N: n}
 	for i := 0; i+1 < n; i++ {
@@ -134,6 +148,8 @@ func chainGraph(n int) *graph.Graph {
 	for range n {
 		g.NodeLabels = append(g.NodeLabels, "C")
 	}
+	g.Atoms = repeatAtom(graph.Atom{Hydrogens: 2}, n)
+	g.Atoms[0].Hydrogens, g.Atoms[n-1].Hydrogens = 3, 3
 	return g
 }
 

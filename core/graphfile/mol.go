@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"wkpi-web/core/graph"
+	"wkpi-web/core/smiles"
 )
 
 // parseMolfile reads an MDL molfile (V2000 or V3000) or an SD file of
@@ -78,12 +79,16 @@ func molGraph(name string, lines []string, start, end int) (*graph.Graph, []Prop
 	}
 	var symbols, types []string
 	var edges []graph.Edge
+	var atoms []graph.Atom
 	var next int
 	var err error
 	if strings.Contains(lines[c], "V3000") {
-		symbols, edges, types, next, err = v3000(name, lines, c, end)
+		symbols, edges, types, atoms, next, err = v3000(name, lines, c, end)
 	} else {
 		symbols, edges, types, next, err = v2000(name, lines, c, end)
+		if err == nil {
+			atoms = v2000Atoms(lines, c, next, end, len(symbols))
+		}
 	}
 	if err != nil {
 		return nil, nil, err
@@ -96,7 +101,57 @@ func molGraph(name string, lines []string, start, end int) (*graph.Graph, []Prop
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: molecule on line %d: %w", name, start+1, err)
 	}
+	g.Atoms = atoms
+	smiles.Sanitize(g)
 	return g, props, nil
+}
+
+// v2000Atoms reads the charges and isotopes of a V2000 record whose
+// counts line is lines[c] and whose bond block ends before lines[props]:
+// the charge field of the atom block (columns 37-39: 1 to 3 for +3 to +1,
+// 5 to 7 for -1 to -3), replaced by the "M  CHG" lines if there are any,
+// and the "M  ISO" lines. Malformed property entries are ignored, as the
+// rest of a property block is.
+func v2000Atoms(lines []string, c, props, end, n int) []graph.Atom {
+	atoms := make([]graph.Atom, n)
+	for i := range n {
+		if l := lines[c+1+i]; len(l) >= 39 {
+			if v, err := strconv.Atoi(strings.TrimSpace(l[36:39])); err == nil && v >= 1 && v <= 7 && v != 4 {
+				atoms[i].Charge = 4 - v
+			}
+		}
+	}
+	chargeLines := false
+	for i := props; i < end && !strings.HasPrefix(lines[i], "M  END"); i++ {
+		key := ""
+		if len(lines[i]) >= 6 {
+			key = lines[i][:6]
+		}
+		if key != "M  CHG" && key != "M  ISO" {
+			continue
+		}
+		if key == "M  CHG" && !chargeLines {
+			// The first charge line overrides the atom block's charges.
+			chargeLines = true
+			for a := range atoms {
+				atoms[a].Charge = 0
+			}
+		}
+		f := strings.Fields(lines[i][6:])
+		for k := 1; k+1 < len(f); k += 2 {
+			a, errA := strconv.Atoi(f[k])
+			v, errV := strconv.Atoi(f[k+1])
+			if errA != nil || errV != nil || a < 1 || a > n {
+				continue
+			}
+			if key == "M  CHG" {
+				atoms[a-1].Charge = v
+			} else {
+				atoms[a-1].Isotope = v
+			}
+		}
+	}
+	return atoms
 }
 
 // v2000 reads the counts line lines[c] and the atom and bond blocks; next
@@ -162,7 +217,7 @@ type v3line struct {
 // the counts line lines[c] to "M  END", of which the CTAB's COUNTS, ATOM
 // and BOND blocks count; other blocks (SGROUP, COLLECTION, OBJ3D) are
 // skipped. next is the line after "M  END".
-func v3000(name string, lines []string, c, end int) (symbols []string, edges []graph.Edge, types []string, next int, err error) {
+func v3000(name string, lines []string, c, end int) (symbols []string, edges []graph.Edge, types []string, atoms []graph.Atom, next int, err error) {
 	var logical []v3line
 	next = -1
 	for i := c + 1; i < end; i++ {
@@ -176,7 +231,7 @@ func v3000(name string, lines []string, c, end int) (symbols []string, edges []g
 		}
 		body, ok := strings.CutPrefix(t, "M  V30 ")
 		if !ok {
-			return nil, nil, nil, 0, lineError(name, i+1, "V3000 connection table line %q does not start with \"M  V30 \"", t)
+			return nil, nil, nil, nil, 0, lineError(name, i+1, "V3000 connection table line %q does not start with \"M  V30 \"", t)
 		}
 		body = strings.TrimRight(body, " ")
 		if n := len(logical); n > 0 && strings.HasSuffix(logical[n-1].text, "-") {
@@ -186,14 +241,14 @@ func v3000(name string, lines []string, c, end int) (symbols []string, edges []g
 		logical = append(logical, v3line{body, i + 1})
 	}
 	if next < 0 {
-		return nil, nil, nil, 0, lineError(name, end, "V3000 connection table without \"M  END\"")
+		return nil, nil, nil, nil, 0, lineError(name, end, "V3000 connection table without \"M  END\"")
 	}
-	fail := func(l v3line, format string, args ...any) ([]string, []graph.Edge, []string, int, error) {
-		return nil, nil, nil, 0, lineError(name, l.line, format, args...)
+	fail := func(l v3line, format string, args ...any) ([]string, []graph.Edge, []string, []graph.Atom, int, error) {
+		return nil, nil, nil, nil, 0, lineError(name, l.line, format, args...)
 	}
 	block := "" // the block being read: ATOM, BOND, or one skipped
 	ctabs := 0  // CTAB blocks begun
-	atoms, bonds := -1, -1
+	nAtoms, bonds := -1, -1
 	var countsAt v3line
 	index := map[int]int{} // V3000 atom index -> node
 	for _, l := range logical {
@@ -236,7 +291,7 @@ func v3000(name string, lines []string, c, end int) (symbols []string, edges []g
 				if errA != nil || errB != nil || a < 0 || b < 0 {
 					return fail(l, "COUNTS line %q: want two counts >= 0", l.text)
 				}
-				atoms, bonds, countsAt = a, b, l
+				nAtoms, bonds, countsAt = a, b, l
 			}
 		case "ATOM":
 			if len(f) < 2 {
@@ -258,6 +313,7 @@ func v3000(name string, lines []string, c, end int) (symbols []string, edges []g
 			}
 			index[idx] = len(symbols)
 			symbols = append(symbols, sym)
+			atoms = append(atoms, v3000Chemistry(f[2:]))
 		case "BOND":
 			if len(f) < 4 {
 				return fail(l, "bond line %q does not hold an index, a type and two atoms", l.text)
@@ -286,15 +342,35 @@ func v3000(name string, lines []string, c, end int) (symbols []string, edges []g
 	}
 	switch {
 	case ctabs == 0:
-		return nil, nil, nil, 0, lineError(name, c+1, "V3000 molfile without a CTAB block")
+		return nil, nil, nil, nil, 0, lineError(name, c+1, "V3000 molfile without a CTAB block")
 	case block != "":
-		return nil, nil, nil, 0, lineError(name, next, "the %s block is not closed", block)
-	case atoms < 0:
-		return nil, nil, nil, 0, lineError(name, c+1, "V3000 molfile without a COUNTS line")
-	case atoms != len(symbols) || bonds != len(edges):
-		return fail(countsAt, "COUNTS promises %d atoms and %d bonds, the blocks hold %d and %d", atoms, bonds, len(symbols), len(edges))
+		return nil, nil, nil, nil, 0, lineError(name, next, "the %s block is not closed", block)
+	case nAtoms < 0:
+		return nil, nil, nil, nil, 0, lineError(name, c+1, "V3000 molfile without a COUNTS line")
+	case nAtoms != len(symbols) || bonds != len(edges):
+		return fail(countsAt, "COUNTS promises %d atoms and %d bonds, the blocks hold %d and %d", nAtoms, bonds, len(symbols), len(edges))
 	}
-	return symbols, edges, types, next, nil
+	return symbols, edges, types, atoms, next, nil
+}
+
+// v3000Chemistry reads an atom's charge and isotope from the CHG= and
+// MASS= fields of its V3000 atom line (malformed values count as none).
+func v3000Chemistry(fields []string) graph.Atom {
+	var a graph.Atom
+	for _, kv := range fields {
+		k, v, ok := strings.Cut(kv, "=")
+		x, err := strconv.Atoi(v)
+		if !ok || err != nil {
+			continue
+		}
+		switch strings.ToUpper(k) {
+		case "CHG":
+			a.Charge = x
+		case "MASS":
+			a.Isotope = x
+		}
+	}
+	return a
 }
 
 // v3fields splits a V3000 line at spaces, keeping a double-quoted field

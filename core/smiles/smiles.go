@@ -54,7 +54,10 @@ type atom struct {
 	symbol   string // the node label
 	aromatic bool
 	hydrogen bool // element H: removed unless RDKit would keep it
-	isotope  bool // a nonzero mass was written
+	isotope  int  // the mass written in brackets, 0 if none
+	bracket  bool // written in brackets: its hydrogen count is hcount, none implicit
+	hcount   int
+	charge   int
 	// nonTetrahedral marks @SP, @TB and @OH centres, whose hydrogens
 	// RDKit keeps.
 	nonTetrahedral bool
@@ -427,7 +430,7 @@ func (p *parser) atom(i int) (atom, int, error) {
 // starting at the '[' at s[start]. Only what the graph needs is kept.
 func (p *parser) bracketAtom(start int) (atom, int, error) {
 	s := p.s
-	var a atom
+	a := atom{bracket: true}
 	j := start + 1
 	at := func(k int) byte { // 0 past the end
 		if k < len(s) {
@@ -437,9 +440,9 @@ func (p *parser) bracketAtom(start int) (atom, int, error) {
 	}
 
 	for isDigit(at(j)) {
-		if s[j] != '0' {
-			a.isotope = true
-		}
+		// Cap the value: a longer number is still an isotope, and RDKit
+		// reads no mass beyond a few hundred anyway.
+		a.isotope = min(10*a.isotope+int(s[j]-'0'), 1<<20)
 		j++
 	}
 
@@ -486,7 +489,9 @@ func (p *parser) bracketAtom(start int) (atom, int, error) {
 
 	if at(j) == 'H' {
 		j++
+		a.hcount = 1
 		if isDigit(at(j)) {
+			a.hcount = int(s[j] - '0')
 			j++
 			if isDigit(at(j)) {
 				return a, 0, p.errAt(j, "hydrogen count has more than one digit")
@@ -496,17 +501,24 @@ func (p *parser) bracketAtom(start int) (atom, int, error) {
 
 	if sign := at(j); sign == '+' || sign == '-' {
 		j++
+		a.charge = 1
 		switch {
 		case at(j) == sign: // "++" or "--"
+			a.charge = 2
 			j++
 		case isDigit(at(j)):
+			a.charge = int(s[j] - '0')
 			j++
 			if isDigit(at(j)) {
+				a.charge = 10*a.charge + int(s[j]-'0')
 				j++
 			}
 			if isDigit(at(j)) {
 				return a, 0, p.errAt(j, "charge has more than two digits")
 			}
+		}
+		if sign == '-' {
+			a.charge = -a.charge
 		}
 	}
 
@@ -582,9 +594,27 @@ func (p *parser) graph() (*graph.Graph, error) {
 		n++
 	}
 	labels := make([]string, 0, n)
+	atoms := make([]graph.Atom, 0, n)
+	fixed := make([]int, 0, n) // written hydrogen counts, -1 for implicit
+	lowercase := make([]bool, 0, n)
 	for i, a := range p.atoms {
 		if index[i] >= 0 {
 			labels = append(labels, a.symbol)
+			atoms = append(atoms, graph.Atom{Charge: a.charge, Isotope: a.isotope})
+			h := -1
+			if a.bracket {
+				h = a.hcount
+			}
+			fixed = append(fixed, h)
+			lowercase = append(lowercase, a.aromatic)
+		}
+	}
+	// A removed hydrogen is one more hydrogen of its neighbour.
+	removed := make([]int, n)
+	for i, a := range p.atoms {
+		if index[i] < 0 {
+			b := p.bonds[a.lastBond]
+			removed[index[b.u+b.v-i]]++
 		}
 	}
 	edges := make([]graph.Edge, 0, len(p.bonds))
@@ -601,6 +631,8 @@ func (p *parser) graph() (*graph.Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("SMILES %q: building the graph: %w", p.s, err)
 	}
+	g.Atoms = atoms
+	sanitize(g, fixed, removed, lowercase)
 	return g, nil
 }
 
@@ -611,7 +643,7 @@ func (p *parser) graph() (*graph.Graph, error) {
 // defines the double bond's geometry).
 func (p *parser) dropHydrogen(i int) bool {
 	a := p.atoms[i]
-	if !a.hydrogen || a.isotope || a.degree != 1 {
+	if !a.hydrogen || a.isotope != 0 || a.degree != 1 {
 		return false
 	}
 	b := p.bonds[a.lastBond] // its only bond

@@ -25,7 +25,7 @@ var stages = [][]string{
 	{"filtration"},
 	{"persistence"},
 	{"pimage", "features", "graphstats"},
-	{"kernel", "learn", "pdkernel", "wl"},
+	{"kernel", "learn", "pdkernel", "wl", "fingerprint"},
 	{"svm", "model", "explain"},
 	{"eval"},
 	{"compare"},

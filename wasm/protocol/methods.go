@@ -15,6 +15,7 @@ const (
 	MethodPWGK      = "PWGK"
 	MethodPF        = "PF"
 	MethodWL        = "WL"
+	MethodECFP      = "ecfp"
 	MethodStats     = "stats"
 	MethodMajority  = "majority"
 )
@@ -22,5 +23,5 @@ const (
 // Methods lists every method of the comparison, as compare.Names.
 func Methods() []string {
 	return []string{MethodWKPI, MethodWKPIInit, MethodAltWKPI, MethodTrainPWGK, MethodPIConst, MethodPIPL,
-		MethodPILinear, MethodSW, MethodPWGK, MethodPF, MethodWL, MethodStats, MethodMajority}
+		MethodPILinear, MethodSW, MethodPWGK, MethodPF, MethodWL, MethodECFP, MethodStats, MethodMajority}
 }

@@ -10,6 +10,10 @@
 #           molfile writes it ("1" single, "2" double, "3" triple,
 #           "4" aromatic)
 #   props   the data items, [name, value] in file order
+#   chem    RDKit's sanitised reading with hydrogens kept
+#           (SDMolSupplier(path, removeHs=False)), per atom [formal charge,
+#           isotope, aromatic (0/1), GetTotalNumHs()], or null when RDKit
+#           refuses the record
 #   heavy   RDKit's default reading (SDMolSupplier(path): sanitised,
 #           hydrogens removed): {"atoms": symbols, "bonds": count}, or
 #           null when RDKit refuses the record
@@ -38,6 +42,7 @@ def main():
     for k, path in enumerate(req["files"]):
         raw = Chem.SDMolSupplier(path, sanitize=False, removeHs=False)
         default = Chem.SDMolSupplier(path)
+        withHs = Chem.SDMolSupplier(path, removeHs=False)
         writer = Chem.SDWriter(req["v3000"][k])
         writer.SetForceV3000(True)
         writer.SetKekulize(False)
@@ -59,6 +64,10 @@ def main():
                 "atoms": [a.GetSymbol() for a in d.GetAtoms()],
                 "bonds": d.GetNumBonds(),
             }
+            h = withHs[i]
+            rec["chem"] = None if h is None else [
+                [a.GetFormalCharge(), a.GetIsotope(), int(a.GetIsAromatic()), a.GetTotalNumHs()]
+                for a in h.GetAtoms()]
             recs.append(rec)
             mol.UpdatePropertyCache(strict=False)
             writer.write(mol)

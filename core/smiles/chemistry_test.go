@@ -1,0 +1,115 @@
+package smiles
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"wkpi-web/core/testenv"
+)
+
+// rdkitAtoms is the oracle's answer (testdata/rdkit_atoms.py).
+type rdkitAtoms struct {
+	Molecules [][][4]int `json:"molecules"`
+	Valences  [][]int    `json:"valences"`
+	Outer     []int      `json:"outer"`
+}
+
+func rdkitAtomsOf(t *testing.T, list []string) rdkitAtoms {
+	t.Helper()
+	t.Log("the RDKit oracle needs Debian's python3-rdkit (apt-get install python3-rdkit rdkit-data)")
+	py := testenv.Python(t, "rdkit")
+	var out rdkitAtoms
+	testenv.RunJSON(t, py, []string{"testdata/rdkit_atoms.py"}, map[string]any{"smiles": list}, &out)
+	if len(out.Molecules) != len(list) {
+		t.Fatalf("oracle answered for %d of %d SMILES", len(out.Molecules), len(list))
+	}
+	return out
+}
+
+// atomDiff returns the first atom whose chemistry differs from RDKit's.
+func atomDiff(s string, want [][4]int) string {
+	g, err := Parse(s)
+	if err != nil {
+		return fmt.Sprintf("Parse refuses what RDKit reads: %v", err)
+	}
+	if len(g.Atoms) != len(want) {
+		return fmt.Sprintf("%d atoms, RDKit %d", len(g.Atoms), len(want))
+	}
+	for i, a := range g.Atoms {
+		got := [4]int{a.Charge, a.Isotope, 0, a.Hydrogens}
+		if a.Aromatic {
+			got[2] = 1
+		}
+		if got != want[i] {
+			return fmt.Sprintf("atom %d (%s): [charge isotope aromatic H] %v, RDKit %v", i, g.NodeLabels[i], got, want[i])
+		}
+	}
+	return ""
+}
+
+// The valence tables are RDKit's.
+func TestPeriodicTable(t *testing.T) {
+	out := rdkitAtomsOf(t, []string{})
+	for z := 1; z <= 118; z++ {
+		want := out.Valences[z-1]
+		got, ok := valenceList[z]
+		if !ok {
+			got = []int{-1}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) && !(len(want) == 2 && want[1] == -1 && fmt.Sprint(got) == fmt.Sprint(want[:1])) {
+			t.Errorf("element %d: valences %v, RDKit %v", z, got, want)
+		}
+	}
+	for z, n := range out.Outer {
+		if nOuter(z) != n {
+			t.Errorf("element %d: %d outer electrons, RDKit %d", z, nOuter(z), n)
+		}
+	}
+}
+
+// chemistryTolerance is the number of NCI molecules (of 4,993 RDKit reads)
+// whose atoms may differ from RDKit's; see the package documentation.
+const chemistryTolerance = 1
+
+// Charge, isotope, aromaticity and total hydrogen count of every atom of
+// every NCI molecule RDKit reads, and of RDKit's canonical SMILES of it
+// (aromatic input), must equal RDKit's.
+func TestChemistryMatchesRDKitNCI(t *testing.T) {
+	inputs := testenv.NCISmiles(t)
+	out := rdkitAtomsOf(t, inputs)
+	read, differ := 0, 0
+	for i, want := range out.Molecules {
+		if want == nil {
+			continue
+		}
+		read++
+		if d := atomDiff(inputs[i], want); d != "" {
+			differ++
+			t.Logf("NCI line %d %q: %s", i+1, inputs[i], d)
+		}
+	}
+	if differ > chemistryTolerance {
+		t.Errorf("%d of %d molecules differ from RDKit (tolerance %d)", differ, read, chemistryTolerance)
+	}
+	t.Logf("%d of %d molecules RDKit reads have RDKit's atom chemistry", read-differ, read)
+}
+
+func TestChemistryMatchesRDKitCases(t *testing.T) {
+	cases := strings.Fields(`c1ccccc1 C1=CC=CC=C1 c1ccncc1 c1cc[nH]c1 c1ccoc1 c1ccsc1 O=c1cccc[nH]1
+		C[n+]1ccccc1 [O-][N+](=O)c1ccccc1 c1ccc2ccccc2c1 c1ccc2cc3ccccc3cc2c1 C1=CC2=CC=CC=C2C=C1
+		[NH4+] [13CH4] [2H]C([2H])([2H])[2H] [CH3-] [CH3+] CC(=O)[O-] C[S+](C)C OS(=O)(=O)O
+		[B-](F)(F)(F)F [Na+].[Cl-] c1ccc2c(c1)[nH]c1ccccc12 C1=CC=C2C=CC=CC2=C1 c1cc2ccc3cccc4ccc(c1)c2c34
+		O=C1C=CC(=O)C=C1 c1ccc(cc1)-c1ccccc1 [cH-]1cccc1 C1=CC=[C-]C1 c1cc[o+]cc1 C=1C=C[CH+]C=CC=1
+		P(=O)(O)(O)O CP(C)C S1C=CC=C1 [se]1cccc1 N1C=CC=C1 c1ccc2[nH]ccc2c1 Cn1cnc2c1c(=O)n(C)c(=O)n2C`)
+	out := rdkitAtomsOf(t, cases)
+	for i, want := range out.Molecules {
+		if want == nil {
+			t.Errorf("RDKit refuses %q", cases[i])
+			continue
+		}
+		if d := atomDiff(cases[i], want); d != "" {
+			t.Errorf("%q: %s", cases[i], d)
+		}
+	}
+}
