@@ -149,6 +149,11 @@ func diagramOf(g *graph.Graph, o filtration.Options, keepZero, withOrigins bool)
 	if err != nil {
 		return persistence.Diagrams{}, persistence.Origins{}, f, err
 	}
+	if o.Kind == filtration.KindHKS {
+		// Its math.Exp and gonum's loops are assembly on amd64 and pure Go
+		// in the browser's GOOS=js GOARCH=wasm, and their last bits differ.
+		snapTies(f.Vertex, f.Edge)
+	}
 	d, orig := persist(g, f.Vertex, f.Edge, keepZero, withOrigins)
 	return d, orig, f, nil
 }
