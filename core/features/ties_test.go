@@ -47,7 +47,11 @@ func TestSnapTies(t *testing.T) {
 // them), and the vertices stay in the order of their signatures.
 func TestHKSTiesExact(t *testing.T) {
 	// O=[N+]([O-])c1ccccc1: oxygens 0 and 2, ortho 4 and 8, meta 5 and 7.
-	g, err := graph.New(9, []graph.Edge{{0, 1}, {1, 2}, {1, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {3, 8}}, nil, nil)
+	var edges []graph.Edge
+	for _, e := range [][2]int{{0, 1}, {1, 2}, {1, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {3, 8}} {
+		edges = append(edges, graph.Edge{U: e[0], V: e[1]})
+	}
+	g, err := graph.New(9, edges, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func ExampleGraph_SymmetryClasses() {
 	// Nitrobenzene, O=[N+]([O-])c1ccccc1 without bond orders: the two
 	// oxygens (0, 2), the ortho (4, 8) and the meta carbons (5, 7) pair up.
 	labels := []string{"O", "N", "O", "C", "C", "C", "C", "C", "C"}
-	edges := []graph.Edge{{0, 1}, {1, 2}, {1, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {3, 8}}
+	edges := []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 1, V: 3}, {U: 3, V: 4}, {U: 4, V: 5}, {U: 5, V: 6}, {U: 6, V: 7}, {U: 7, V: 8}, {U: 3, V: 8}}
 	g, err := graph.New(9, edges, nil, labels)
 	if err != nil {
 		panic(err)
@@ -30,13 +30,13 @@ func ExampleGraph_SymmetryClasses() {
 }
 
 func TestSymmetryClasses(t *testing.T) {
-	path := []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 4}}
-	star := []graph.Edge{{0, 1}, {0, 2}, {0, 3}, {0, 4}}
+	path := []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 3, V: 4}}
+	star := []graph.Edge{{U: 0, V: 1}, {U: 0, V: 2}, {U: 0, V: 3}, {U: 0, V: 4}}
 	// Two triangles and a hexagon: every node has degree 2, so colour
 	// refinement puts all twelve in one class, although no automorphism
 	// maps a triangle's node onto the hexagon's.
-	regular := []graph.Edge{{0, 1}, {1, 2}, {0, 2}, {3, 4}, {4, 5}, {3, 5},
-		{6, 7}, {7, 8}, {8, 9}, {9, 10}, {10, 11}, {6, 11}}
+	regular := []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 0, V: 2}, {U: 3, V: 4}, {U: 4, V: 5}, {U: 3, V: 5},
+		{U: 6, V: 7}, {U: 7, V: 8}, {U: 8, V: 9}, {U: 9, V: 10}, {U: 10, V: 11}, {U: 6, V: 11}}
 	tests := []struct {
 		name       string
 		g          *graph.Graph
