@@ -28,6 +28,22 @@
 // edges keep their parts. Either way the scores that hold the parts
 // (nodes, or nodes and edges) sum to f(x) - f(r).
 //
+// Symmetric atoms get equal scores. The diagrams, and so each point's
+// score, do not depend on how ties of the descriptor are broken, but the
+// simplices a point is handed to do: ties go by vertex index, so of two
+// symmetric atoms the one numbered first would take all. Each part is
+// therefore spread evenly over the symmetry class of the vertex (edge)
+// it goes to: the classes of graph.Graph.SymmetryClasses (colour
+// refinement) on the graph as the model reads it, its structure, with
+// the node labels when the model has label groups and the node values
+// when a descriptor is made of them (a descriptor not known to read the
+// structure alone keeps every label). Bond orders and charges are not
+// read, so nitrobenzene's two oxygens are alike. A node's score is its
+// class's parts over the class's size, so completeness stays exact.
+// Where colour refinement is coarser than the automorphisms (regular
+// graphs, rare in molecules) a part may reach vertices the model could
+// tell apart; it still stays within the class.
+//
 // With several classes the SVM has one decision value per pair of
 // classes; the explanation is for the predicted class c and sums the
 // pairs that involve c, each signed towards c, the one-vs-rest score

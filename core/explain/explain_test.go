@@ -373,3 +373,51 @@ func TestBA2Motifs(t *testing.T) {
 		t.Error("the same seed gives different graphs")
 	}
 }
+
+// TestSymmetricAtoms: for every kind of model, the symmetric atoms of
+// nitrobenzene in MUTAG's coding (O=[N+]([O-])c1ccccc1: C 0, N 1, O 2;
+// bonds as MUTAG codes them, aromatic 0, single 1, double 2) get equal
+// scores with either attribution, and with Simplices the symmetric bonds
+// do too: the two N-O bonds (whose orders differ, which no model reads),
+// the ring's ortho and meta bonds.
+func TestSymmetricAtoms(t *testing.T) {
+	ds := mutag(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	var edges []graph.Edge
+	for _, e := range [][2]int{{0, 1}, {1, 2}, {1, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}, {3, 8}} {
+		edges = append(edges, graph.Edge{U: e[0], V: e[1]})
+	}
+	g, err := graph.New(9, edges, []string{"2", "1", "1", "0", "0", "0", "0", "0", "0"}, []string{"2", "1", "2", "0", "0", "0", "0", "0", "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameNodes := [][2]int{{0, 2}, {4, 8}, {5, 7}}
+	// g.Edges sorted: 0-1 1-2 1-3 3-4 3-8 4-5 5-6 6-7 7-8.
+	sameEdges := [][2]int{{0, 1}, {3, 4}, {5, 8}, {6, 7}}
+	for _, k := range kinds() {
+		m := handMade(t, ds, k, r)
+		for _, a := range []Attribution{Nodes, Simplices} {
+			e, err := New(m, Options{Attribution: a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex, err := e.Explain(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range sameNodes {
+				if x, y := ex.Nodes[p[0]].Score, ex.Nodes[p[1]].Score; math.Abs(x-y) > 1e-12 {
+					t.Errorf("%s, %s: atoms %d and %d scored %v and %v", k.name, a, p[0], p[1], x, y)
+				}
+			}
+			for _, p := range sameEdges {
+				if x, y := ex.Edges[p[0]].Score, ex.Edges[p[1]].Score; math.Abs(x-y) > 1e-12 {
+					t.Errorf("%s, %s: bonds %v and %v scored %v and %v", k.name, a, ex.Edges[p[0]], ex.Edges[p[1]], x, y)
+				}
+			}
+			if ex.Nodes[4].Score == ex.Nodes[5].Score && ex.Nodes[4].Score != 0 {
+				t.Errorf("%s, %s: ortho and meta carbons scored alike, %v", k.name, a, ex.Nodes[4].Score)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"wkpi-web/core/features"
+	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
 )
@@ -21,8 +22,8 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 	}
 	names := s.Descriptors()
 	size := m.Grid.Rows * m.Grid.Cols
-	nodes := make([]float64, g.N)
-	edges := make([]float64, len(g.Edges))
+	nodeClass, edgeClass := seen(g, s).SymmetryClasses()
+	nodes, edges := newSpread(nodeClass), newSpread(edgeClass)
 	for b := range pts {
 		k := b / len(s.Channels)
 		block := pixels[b*size : (b+1)*size]
@@ -77,13 +78,14 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 		}
 	}
 	slices.SortStableFunc(out.Points, func(a, b PointScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
-	for v, x := range nodes {
+	nodeScores, edgeScores := nodes.scores(), edges.scores()
+	for v, x := range nodeScores {
 		out.Nodes = append(out.Nodes, NodeScore{ID: v, Score: x})
 	}
 	for i, ed := range g.Edges {
-		x := edges[i]
+		x := edgeScores[i]
 		if e.opts.Attribution == Nodes {
-			x = nodes[ed.U] + nodes[ed.V]
+			x = nodeScores[ed.U] + nodeScores[ed.V]
 		}
 		out.Edges = append(out.Edges, EdgeScore{U: ed.U, V: ed.V, Score: x})
 	}
@@ -93,24 +95,87 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 // share hands a point's score to its simplices: with vertices and edges
 // (a 0-dimensional point) half to each kind, otherwise all to the kind
 // it has, equal parts within a kind; with Nodes an edge's part goes half
-// to each end.
-func (e *Explainer) share(nodes, edges []float64, g *graph.Graph, o persistence.Origin, score float64) {
+// to each end. Each part goes to the simplex's symmetry class (spread).
+func (e *Explainer) share(nodes, edges *spread, g *graph.Graph, o persistence.Origin, score float64) {
 	toVertices, toEdges := score, score
 	if len(o.Vertices) > 0 && len(o.Edges) > 0 {
 		toVertices, toEdges = score/2, score/2
 	}
 	for _, v := range o.Vertices {
-		nodes[v] += toVertices / float64(len(o.Vertices))
+		nodes.add(v, toVertices/float64(len(o.Vertices)))
 	}
 	for _, i := range o.Edges {
 		part := toEdges / float64(len(o.Edges))
 		if e.opts.Attribution == Nodes {
-			nodes[g.Edges[i].U] += part / 2
-			nodes[g.Edges[i].V] += part / 2
+			nodes.add(g.Edges[i].U, part/2)
+			nodes.add(g.Edges[i].V, part/2)
 		} else {
-			edges[i] += part
+			edges.add(i, part)
 		}
 	}
+}
+
+// seen is g as the model reads it, for its symmetry classes: the
+// structure, with the node labels when the model has label groups and the
+// node values when a descriptor is made of them. A descriptor kind not
+// known here to read the structure alone keeps all of g, so that its
+// classes are never coarser than what the model can tell apart.
+func seen(g *graph.Graph, s features.Settings) *graph.Graph {
+	out := &graph.Graph{N: g.N, Edges: g.Edges}
+	if s.Labels != nil {
+		out.NodeLabels = g.NodeLabels
+	}
+	for _, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
+		switch o.Kind {
+		case filtration.KindRicci, filtration.KindJaccard, filtration.KindDegree, filtration.KindHKS:
+		case filtration.KindGiven:
+			out.NodeValues = g.NodeValues
+		default:
+			// Chemistry-aware descriptors read the molecule: elements and
+			// bond types as normalised (a Kekulé ring's bonds alike).
+			if mol, err := s.Molecule(g); err == nil && mol != nil {
+				return mol
+			}
+			return g
+		}
+	}
+	return out
+}
+
+// spread holds the parts given to the nodes (or edges) of a graph by
+// symmetry class (graph.Graph.SymmetryClasses), so that each ends up
+// spread evenly over its class. Ties in a filtration are broken by index,
+// which hands a point to one of several symmetric simplices, and to
+// another one when last-bit differences of the descriptor (another
+// platform's math.Exp) reorder them; the class is the same either way.
+type spread struct {
+	class []int     // per node (edge)
+	size  []int     // per class, its members
+	total []float64 // per class, the parts given to its members
+}
+
+func newSpread(class []int) *spread {
+	n := 0
+	for _, c := range class {
+		n = max(n, c+1)
+	}
+	s := &spread{class: class, size: make([]int, n), total: make([]float64, n)}
+	for _, c := range class {
+		s.size[c]++
+	}
+	return s
+}
+
+// add gives part to member i.
+func (s *spread) add(i int, part float64) { s.total[s.class[i]] += part }
+
+// scores are the members' scores: each class's parts in equal shares.
+func (s *spread) scores() []float64 {
+	out := make([]float64, len(s.class))
+	for i, c := range s.class {
+		out[i] = s.total[c] / float64(s.size[c])
+	}
+	return out
 }
 
 // originOf and pointOf look a block point's source up in its descriptor's

@@ -33,9 +33,12 @@ func (s Settings) Molecular() bool {
 	return false
 }
 
-// molecule reads g as a molecule (scaffold.Molecule: bonds normalised,
-// aromatic rings perceived) when some descriptor needs one, and returns
-// nil otherwise.
+// Molecule is g as the chemistry-aware descriptors of s read it
+// (scaffold.Molecule: element symbols, bonds normalised, aromatic rings
+// perceived), or nil when none of them needs a molecule.
+func (s Settings) Molecule(g *graph.Graph) (*graph.Graph, error) { return s.molecule(g) }
+
+// molecule is Molecule.
 func (s Settings) molecule(g *graph.Graph) (*graph.Graph, error) {
 	if !s.Molecular() {
 		return nil, nil

@@ -162,6 +162,11 @@ func diagramOf(g, mol *graph.Graph, o filtration.Options, keepZero, withOrigins 
 	if err != nil {
 		return persistence.Diagrams{}, persistence.Origins{}, f, err
 	}
+	if o.Kind == filtration.KindHKS {
+		// Its math.Exp and gonum's loops are assembly on amd64 and pure Go
+		// in the browser's GOOS=js GOARCH=wasm, and their last bits differ.
+		snapTies(f.Vertex, f.Edge)
+	}
 	if f.On != nil {
 		on = f.On.Graph
 	}
