@@ -49,7 +49,7 @@ func symmetrySetup(t *testing.T) (models map[string]string, smi string, smiles [
 		for name, flags := range map[string][]string{"default": nil, "labels": {"-labels"}} {
 			file := filepath.Join(dir, name+".json")
 			var out, errOut strings.Builder
-			if code := run(context.Background(), append([]string{"train", "-data", data, "-out", file}, flags...), &out, &errOut); code != 0 {
+			if code := run(context.Background(), append([]string{"train", "-data", data, "-out", file}, flags...), nil, &out, &errOut); code != 0 {
 				s.err = errOut.String()
 				return
 			}

@@ -305,8 +305,10 @@ func TestExplainMUTAG(t *testing.T) {
 	}
 	// minNitroHits is the least share of the predicted mutagenic NO2
 	// molecules whose 3 top atoms include an NO2 atom, for the first
-	// variant. The defaults: 5 of 56 (9 %); -labels: 28 of 58 (48 %).
-	const minNitroHits = 0.07
+	// variant. The molecules preset: 26 of 57 (46 %); with -labels too,
+	// 4 of 57 (7 %). The structure-only default with points shared over
+	// symmetric atoms: 9 of 58.
+	const minNitroHits = 0.40
 	src := testenv.Dataset(t, "MUTAG")
 	all, err := tu.Read(src)
 	if err != nil {

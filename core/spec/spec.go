@@ -206,9 +206,10 @@ const (
 	NoExtra = "none"
 	// MoleculesExtra is Extra of the molecules preset: the default set
 	// (heat kernel signature, degree), then the bond-order filtration of
-	// the whole molecule, of its carbon skeleton and of its N and O
-	// atoms, and the atoms' electronegativity (core/filtration/chem.go).
-	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:N+O,en"
+	// the whole molecule, of its carbon skeleton and of the bonds around
+	// its O, N and halogen atoms, and the atoms' electronegativity
+	// (core/filtration/chem.go).
+	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:~O,bonds:~N,bonds:~halogens,en"
 	// GridPaper is Grid's value for the paper's grid.
 	GridPaper = "paper"
 	// SelectCost is Select's value for choosing by training cost.
