@@ -34,7 +34,7 @@ func labelMode(t protocol.Training) string {
 // descriptor, as Training.Extra and a label.
 var ExtraChoices = [][2]string{
 	{"default", "HKS, degree (default)"},
-	{spec.MoleculesExtra, "HKS, degree, bonds, electronegativity (molecules)"},
+	{spec.MoleculesExtra, "Atoms and bonds (molecules)"},
 	{"none", "None (the paper)"},
 	{"ricci,jaccard,hks,degree", "Ricci, Jaccard, HKS, degree"},
 }

@@ -97,6 +97,9 @@ func molecular(extra string) bool {
 func modeText(f protocol.Training, molecules bool) string {
 	switch settingsMode(f) {
 	case modeLabels:
+		if molecular(f.Extra) {
+			return "Node labels: atom types are used, and the further descriptors " + strings.ReplaceAll(f.Extra, ",", ", ") + " read atoms and bonds."
+		}
 		return "Node labels: atom types are used, bond types ignored."
 	case spec.PresetMolecules:
 		if f.Extra == spec.MoleculesExtra {

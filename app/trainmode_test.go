@@ -90,7 +90,8 @@ func TestTrainModeRender(t *testing.T) {
 		{"structure only", true, withMode(mol, spec.PresetDefault), "Structure only: atom and bond types ignored", spec.PresetDefault},
 		{"own list", true, protocol.Training{Spec: func() spec.Spec { s := spec.Defaults(); s.Extra = "hks,bonds:C"; return s }()},
 			"Molecules: atoms and bonds are used by the further descriptors hks, bonds:C.", spec.PresetMolecules},
-		{"node labels", true, labels, "Node labels: atom types are used, bond types ignored.", ""},
+		{"node labels", true, protocol.Training{Spec: func() spec.Spec { s := spec.Defaults(); s.Labels = true; return s }()}, "Node labels: atom types are used, bond types ignored.", ""},
+		{"node labels and molecules", true, labels, "Node labels: atom types are used, and the further descriptors hks, degree, bonds, bonds:C, bonds:N+O, en read atoms and bonds.", ""},
 		{"not molecules", false, protocol.Training{Spec: spec.Defaults()}, "Structure only: these graphs are not molecules", ""},
 	} {
 		html := app.HTMLString(&TrainMode{Molecules: tc.molecules, Form: tc.form})
