@@ -34,7 +34,7 @@ func labelMode(t protocol.Training) string {
 // descriptor, as Training.Extra and a label.
 var ExtraChoices = [][2]string{
 	{"default", "HKS, degree (default)"},
-	{spec.MoleculesExtra, "Atoms and bonds (molecules)"},
+	{spec.MoleculesExtra, "Atoms and bonds"},
 	{"none", "None (the paper)"},
 	{"ricci,jaccard,hks,degree", "Ricci, Jaccard, HKS, degree"},
 }
@@ -208,7 +208,11 @@ func (t *TrainTab) form() app.UI {
 	f := *t.Form
 	set := func(change func(*protocol.Training, string)) func(app.Context, app.Event) {
 		return func(ctx app.Context, e app.Event) {
-			next := f
+			// The settings as they are now, not as this render saw them:
+			// go-app keeps an element's first handler while its code is
+			// the same, so a value captured here would undo the changes
+			// made since (a mode switched, then a menu chosen).
+			next := *t.Form
 			change(&next, ctx.JSSrc().Get("value").String())
 			if t.OnForm != nil {
 				t.OnForm(next)
