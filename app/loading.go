@@ -271,6 +271,7 @@ func (r *Root) load(ctx app.Context, key string) {
 				r.explore.clear()
 				r.cancelCV("")
 				r.train.cv = nil // its results belong to the previous dataset
+				r.startSettings()
 				if last := r.train.lastRun; last != nil && last.Key == key {
 					r.showRun(ctx, last)
 				}

@@ -49,6 +49,7 @@ type TrainTab struct {
 	OnForm   func(protocol.Training)
 	OnField  func(id, text string)
 	OnPreset func(name string) // a spec.Presets name
+	OnMode   func(name string) // a Modes name (TrainMode)
 	OnRun    func()
 	OnCancel func()
 }
@@ -95,6 +96,9 @@ func (t *TrainTab) results() app.UI {
 					prefix = "Results of the last run, from an earlier visit. Settings used: "
 				}
 				return app.P().ID("train-settings").Class("muted").Text(prefix + describeSettings(*t.Used))
+			}),
+			app.If(t.Model != nil, func() app.UI {
+				return app.P().ID("train-model-mode").DataSet("mode", t.Model.Mode).Text(modeLine(t.Model.Mode))
 			}),
 			app.If(t.Report != nil, func() app.UI {
 				r := t.Report

@@ -34,8 +34,21 @@ func labelMode(t protocol.Training) string {
 // descriptor, as Training.Extra and a label.
 var ExtraChoices = [][2]string{
 	{"default", "HKS, degree (default)"},
+	{spec.MoleculesExtra, "Atoms and bonds"},
 	{"none", "None (the paper)"},
 	{"ricci,jaccard,hks,degree", "Ricci, Jaccard, HKS, degree"},
+}
+
+// extraChoices are ExtraChoices and current, a list of the user's own
+// (typed on the command line, or kept with a model's settings), when it
+// is none of them: the menu shows what the settings hold.
+func extraChoices(current string) [][2]string {
+	for _, c := range ExtraChoices {
+		if c[0] == current {
+			return ExtraChoices
+		}
+	}
+	return append(slices.Clone(ExtraChoices), [2]string{current, strings.ReplaceAll(current, ",", ", ")})
 }
 
 // setExtra stores a descriptor-set choice: "default" is Training.Extra's
@@ -195,7 +208,11 @@ func (t *TrainTab) form() app.UI {
 	f := *t.Form
 	set := func(change func(*protocol.Training, string)) func(app.Context, app.Event) {
 		return func(ctx app.Context, e app.Event) {
-			next := f
+			// The settings as they are now, not as this render saw them:
+			// go-app keeps an element's first handler while its code is
+			// the same, so a value captured here would undo the changes
+			// made since (a mode switched, then a menu chosen).
+			next := *t.Form
 			change(&next, ctx.JSSrc().Get("value").String())
 			if t.OnForm != nil {
 				t.OnForm(next)
@@ -280,9 +297,10 @@ func (t *TrainTab) form() app.UI {
 	invalid := len(t.Text) > 0
 	return app.Section().Class("card").ID("train-form").Body(
 		app.H2().Text("Train and evaluate on "+t.Summary.Name),
+		&TrainMode{Molecules: t.Summary.Molecules, Form: f, Disabled: t.Running, OnMode: t.OnMode},
 		app.Div().Class("form-grid").Body(
 			choice("train-filtration", "Descriptor", "the function on the nodes that persistence sweeps", Descriptors, f.Descriptor, func(f *protocol.Training, v string) { f.Descriptor = v }),
-			choice("train-extra", "Further descriptors", "descriptors added to the first, each with its own images", ExtraChoices, cmp.Or(f.Extra, "default"), setExtra),
+			choice("train-extra", "Further descriptors", "descriptors added to the first, each with its own images", extraChoices(cmp.Or(f.Extra, "default")), cmp.Or(f.Extra, "default"), setExtra),
 			choice("train-labels", "Node labels", labelHelp, LabelModes, labelMode(f), func(f *protocol.Training, v string) { f.Labels = v == "on" }),
 			common("folds"),
 			common("seed"),
@@ -313,6 +331,7 @@ func (t *TrainTab) form() app.UI {
 					}
 				}),
 			app.Button().ID("train-reset").Class("secondary").Text("Reset to defaults").Attr("disabled", flag(t.Running)).
+				Title("The data's default: the molecules preset for molecules, structure only for other graphs").
 				OnClick(func(ctx app.Context, e app.Event) {
 					if t.OnPreset != nil {
 						t.OnPreset("default")

@@ -20,9 +20,15 @@ import (
 type trainState struct {
 	form     *protocol.Training // the Train tab's choices
 	formText map[string]string  // invalid text typed in its fields, by element id
-	cv       *cvRun
-	lastRun  *savedRun // the last finished run, shown again with its dataset
-	asking   string    // a model of this name exists: replace it or keep both?
+	// edited says the user changed a setting (a field, a menu, a preset):
+	// a dataset loaded then keeps the form as it is.
+	edited bool
+	// mode is the mode the user chose with TrainMode's switch (a Modes
+	// name; "" none yet), which datasets of molecules loaded later keep.
+	mode    string
+	cv      *cvRun
+	lastRun *savedRun // the last finished run, shown again with its dataset
+	asking  string    // a model of this name exists: replace it or keep both?
 }
 
 // cvRun is one press of Run: jobs of some folds each, the final model,
@@ -125,9 +131,10 @@ func (r *Root) trainTab() app.UI {
 	tr := &r.train
 	t := &TrainTab{
 		Summary: r.data.summary, Form: tr.form, Text: tr.formText,
-		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { tr.form = &f }) },
+		OnForm:   func(f protocol.Training) { r.act(func(app.Context) { tr.form, tr.edited = &f, true }) },
 		OnField:  func(id, text string) { r.act(func(app.Context) { r.setField(id, text) }) },
 		OnPreset: func(name string) { r.act(func(app.Context) { r.preset(name) }) },
+		OnMode:   func(name string) { r.act(func(app.Context) { r.setMode(name) }) },
 		OnRun:    func() { r.act(func(ctx app.Context) { r.askCV(ctx) }) },
 		OnAnswer: func(a string) { r.act(func(ctx app.Context) { r.answer(ctx, a) }) },
 		OnCancel: func() { r.act(func(app.Context) { r.cancelCV("Canceled.") }) },
@@ -292,6 +299,7 @@ func (r *Root) setField(name, text string) {
 	if tr.formText == nil {
 		tr.formText = map[string]string{}
 	}
+	tr.edited = true
 	next, msg := checkField(*tr.form, name, text, graphs)
 	if msg != "" {
 		tr.formText[fieldID(name)] = text
@@ -301,14 +309,53 @@ func (r *Root) setField(name, text string) {
 	tr.form = &next
 }
 
-// preset puts a preset of spec.Presets in the form: default, paper or
-// size-aware.
+// preset puts a preset of spec.Presets in the form: paper or
+// size-aware; default resets the form to the data's default
+// (startSettings), forgetting the mode chosen.
 func (r *Root) preset(name string) {
 	p, ok := spec.Presets()[name]
 	if !ok || r.train.form == nil {
 		return
 	}
-	r.train.form, r.train.formText = &protocol.Training{Spec: p()}, nil
+	tr := &r.train
+	if name == spec.PresetDefault {
+		tr.edited, tr.mode = false, ""
+		r.startSettings()
+		return
+	}
+	tr.form, tr.formText, tr.edited = &protocol.Training{Spec: p()}, nil, true
+}
+
+// setMode switches the form to mode name (a Modes name), the user's
+// choice from now on.
+func (r *Root) setMode(name string) {
+	tr := &r.train
+	if tr.form == nil {
+		return
+	}
+	f := withMode(*tr.form, name)
+	tr.form, tr.mode = &f, name
+}
+
+// startSettings fits the Train form to the dataset loaded: until the
+// user changes a setting it holds the data's preset (molecules for
+// molecules, default for other graphs), or for molecules the mode the
+// user chose with the switch. Settings the user changed stay, except
+// that graphs that are not molecules leave molecules mode, which they
+// cannot run.
+func (r *Root) startSettings() {
+	tr, s := &r.train, r.data.summary
+	name := spec.PresetDefault
+	if s != nil && s.Molecules {
+		name = cmp.Or(tr.mode, spec.PresetMolecules)
+	}
+	switch {
+	case !tr.edited || tr.form == nil:
+		tr.form, tr.formText = &protocol.Training{Spec: spec.Presets()[name]()}, nil
+	case settingsMode(*tr.form) == spec.PresetMolecules && name != spec.PresetMolecules:
+		f := withMode(*tr.form, name)
+		tr.form = &f
+	}
 }
 
 // list writes fold indices from 1, as the page shows them.

@@ -105,9 +105,12 @@ func TestWorkerCrash(t *testing.T) {
 	srv := httptest.NewServer(Handler(site))
 	defer srv.Close()
 
-	step(t, ctx, "load MUTAG and open the Train tab", openMUTAG(srv.URL+"/",
+	// Structure only (the Mode switch): the run fits the steps' deadlines.
+	step(t, ctx, "load MUTAG and open the Train tab, structure only", openMUTAG(srv.URL+"/",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+		chromedp.Click(chromedp.CSS("#train-mode-default")),
+		until(`document.querySelector("#train-mode").dataset.mode === "default"`),
 		chromedp.WaitNotPresent(chromedp.CSS("#jobs")),
 	)...)
 

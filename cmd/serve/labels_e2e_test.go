@@ -24,16 +24,20 @@ func TestBrowserNodeLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	step(t, ctx, "load MUTAG; the Train form offers Node labels, off", openMUTAG(srv.URL+"/",
+	// Node labels join the structure alone here: the Mode switch first
+	// leaves the molecules preset that MUTAG starts from.
+	step(t, ctx, "load MUTAG; structure only; the Train form offers Node labels, off", openMUTAG(srv.URL+"/",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
-		until(`document.querySelector("#train-labels").value === "off"`),
+		chromedp.Click(chromedp.CSS("#train-mode-default")),
+		until(`document.querySelector("#train-mode").dataset.mode === "default" && document.querySelector("#train-labels").value === "off"`),
 		textContains("#train-labels-help", "atom type"),
 	)...)
 	stepWithin(t, ctx, time.Minute, "a 3-fold CV with node labels on ends with the mode in its settings",
 		until(`(() => { const s = document.querySelector("#train-labels"); s.value = "on";
 			return s.dispatchEvent(new Event("change", {bubbles: true})); })()`),
-		until(`document.querySelector("#train-labels").value === "on"`),
+		until(`document.querySelector("#train-labels").value === "on" && document.querySelector("#train-mode").dataset.mode === "labels"`),
+		textContains("#train-mode-text", "Node labels: atom types are used, bond types ignored."),
 		setInput("train-folds", "3"),
 		chromedp.Click(chromedp.CSS("#train-run")),
 		chromedp.WaitVisible(chromedp.CSS("#acc-baseline")),

@@ -36,9 +36,11 @@ func predictions(t *testing.T, ctx context.Context) [][3]string {
 		[r.querySelector(".file").textContent, r.querySelector(".predicted").textContent, r.querySelector(".decision").dataset.values])`)
 }
 
-// trainAndClassify runs with MUTAG loaded: a 10-fold CV with the defaults,
-// the final model, classification of uploaded files, export, reload and
-// import of the model, and the errors of bad files.
+// trainAndClassify runs with MUTAG loaded: a 10-fold CV with the defaults
+// of structure only (the Mode switch; an edge list, which has no atoms,
+// is classified below), the final model, classification of uploaded
+// files, export, reload and import of the model, and the errors of bad
+// files.
 func trainAndClassify(t *testing.T, ctx context.Context) {
 	fixtures, err := filepath.Abs("testdata")
 	if err != nil {
@@ -46,10 +48,13 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	}
 	graphs := []string{filepath.Join(fixtures, "nitrobenzene.mol"), filepath.Join(fixtures, "bowtie.edges")}
 
-	step(t, ctx, "Train tab: the form opens on the defaults",
+	step(t, ctx, "Train tab: the form opens on the molecules preset; switched to structure only, on the defaults",
 		chromedp.Click(chromedp.CSS("#tab-train")),
 		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
-		until(`document.querySelector("#train-folds").value === "10" && document.querySelector("#train-filtration").value === "ricci"`),
+		until(`document.querySelector("#train-mode").dataset.mode === "molecules"`),
+		chromedp.Click(chromedp.CSS("#train-mode-default")),
+		until(`document.querySelector("#train-mode").dataset.mode === "default" && document.querySelector("#train-extra").value === "default" &&
+			document.querySelector("#train-folds").value === "10" && document.querySelector("#train-filtration").value === "ricci"`),
 	)
 	start := time.Now()
 	step(t, ctx, "run a 10-fold CV with the defaults; the page still answers",
@@ -135,7 +140,7 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 		t.Errorf("accuracy on MUTAG: learned %.3f, baseline (unlearned) %.3f; want both >= 0.80", l, b)
 	}
 	// ROC-AUC from the folds' decision values, as `wkpi eval` reports it
-	// (0.947 learned on MUTAG with the defaults).
+	// (0.947 learned on MUTAG with `wkpi eval -preset default`).
 	auc := value[string](t, ctx, `document.querySelector("#metrics-learned").dataset.auc`)
 	if a, err := strconv.ParseFloat(auc, 64); err != nil || a < 0.9 || a > 1 {
 		t.Errorf("ROC-AUC on MUTAG %q, want a number in [0.9, 1]", auc)
@@ -319,7 +324,8 @@ func benchmarkWorker(t *testing.T, ctx context.Context) {
 }
 
 // checkTrainResults runs right after trainAndClassify's 10-fold CV on
-// MUTAG with the defaults: the result comes with its context.
+// MUTAG with the defaults of structure only: the result comes with its
+// context.
 func checkTrainResults(t *testing.T, ctx context.Context) {
 	// The result has its context.
 	step(t, ctx, "Train results: settings used, majority rate, per-fold difference, verdict",

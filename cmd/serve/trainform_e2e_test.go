@@ -80,7 +80,9 @@ func checkTrainForm(t *testing.T, ctx context.Context) {
 		until(`[...document.querySelectorAll("#train-filtration option")].some(o => o.textContent === "Ollivier-Ricci curvature")`),
 	)
 	step(t, ctx, "Train form: the size-aware preset sets unnormalised images and sigma 1 with the default descriptor set; reset clears them",
-		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-raw").value === "off" &&
+		// Reset puts the data's default: the molecules preset for MUTAG.
+		until(fmt.Sprintf(`document.querySelector("#train-extra").value === %q && document.querySelector("#train-mode").dataset.mode === "molecules"`, spec.MoleculesExtra)),
+		until(`document.querySelector("#train-raw").value === "off" &&
 			document.querySelector("#train-auto").value === "on" && document.querySelector("#train-objective").value === "tc" &&
 			document.querySelector("#train-channel-scales").value === "off"`),
 		chromedp.Click(chromedp.CSS("#train-size")),

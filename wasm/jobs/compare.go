@@ -35,7 +35,7 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 	}
 	t := Defaults()
 	t.Descriptor, t.Folds, t.Seed = job.Descriptor, job.Folds, job.Seed
-	u, plan, err := config(&t)
+	u, plan, err := w.setup(&t)
 	if err != nil {
 		return protocol.Response{}, err
 	}

@@ -88,6 +88,7 @@ func TestLoadMoleculeFile(t *testing.T) {
 			}
 			want := oracle(t, tc.f)
 			want.Source = &tc.want
+			want.Molecules = true // SMILES and SD records are molecules
 			if got, w := sumText(*r.Summary), sumText(*want); got != w {
 				t.Errorf("summary\n got %s\nwant %s", got, w)
 			}

@@ -80,6 +80,7 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 	case protocol.Load:
 		s := Summarise(ds)
 		s.Source = w.source
+		s.Molecules = features.AreMolecules(ds.Graphs, &features.Codes{Nodes: w.codes, Edges: w.edgeCodes})
 		return protocol.Response{Summary: s}, nil
 	case protocol.Draw:
 		g, err := pick(ds, req.Graph)

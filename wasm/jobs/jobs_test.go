@@ -81,6 +81,44 @@ func TestLoadSummary(t *testing.T) {
 	}
 }
 
+// TestLoadSummaryMolecules: a Load says whether the graphs are
+// molecules. Oracle: the datasets' READMEs, read by hand: MUTAG's and
+// PTC_MR's node tables name elements and their edge tables bond types,
+// PROTEINS' nodes are secondary-structure elements; without its README
+// MUTAG's labels are bare codes, and the STAR graphs have no labels.
+func TestLoadSummaryMolecules(t *testing.T) {
+	withReadme := func(dir string) []protocol.File {
+		readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(files(t, dir), protocol.File{Name: "README.txt", Data: readme})
+	}
+	mutag := withReadme("../../data/MUTAG")
+	for _, tc := range []struct {
+		name  string
+		files []protocol.File
+		want  bool
+	}{
+		{"MUTAG with its README", mutag, true},
+		{"MUTAG zip with its README", []protocol.File{zipped(t, "MUTAG", mutag)}, true},
+		{"PTC_MR with its README", withReadme("../../data/PTC_MR"), true},
+		{"MUTAG without its README", files(t, "../../data/MUTAG"), false},
+		{"PROTEINS with its README", withReadme("../../data/PROTEINS"), false},
+		{"STAR, no labels", files(t, "testdata"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := load(tc.files...)
+			if r.Event != protocol.Done {
+				t.Fatal(r.Error)
+			}
+			if r.Summary.Molecules != tc.want {
+				t.Errorf("molecules %v, want %v", r.Summary.Molecules, tc.want)
+			}
+		})
+	}
+}
+
 func sumText(s protocol.Summary) string {
 	e, _ := protocol.Response{Summary: &s}.Envelope()
 	return string(e.Header)

@@ -23,7 +23,9 @@ var quick struct {
 }
 
 // quickModel trains a MUTAG model with the CLI (`wkpi train -iter 20`,
-// a few seconds) once per test binary and returns its file and JSON.
+// a few seconds) once per test binary and returns its file and JSON. It
+// is of structure only (-preset default), so that graphs without atoms,
+// such as an edge list, classify too.
 func quickModel(t *testing.T) (string, []byte) {
 	t.Helper()
 	quick.once.Do(func() {
@@ -33,7 +35,7 @@ func quickModel(t *testing.T) (string, []byte) {
 			return
 		}
 		quick.file = filepath.Join(dir, "model.json")
-		out, err := exec.Command("go", "run", "../../cmd/wkpi", "train", "-data", "../../data/MUTAG", "-out", quick.file, "-iter", "20").CombinedOutput()
+		out, err := exec.Command("go", "run", "../../cmd/wkpi", "train", "-data", "../../data/MUTAG", "-preset", "default", "-out", quick.file, "-iter", "20").CombinedOutput()
 		if err != nil {
 			quick.err = fmt.Errorf("wkpi train: %v\n%s", err, out)
 			return

@@ -40,6 +40,18 @@ func config(t *protocol.Training) (eval.Setup, eval.Plan, error) {
 	return u, plan, nil
 }
 
+// setup is config with the held dataset's code tables in the feature
+// settings (eval.Setup.WithCodes), as the CLI's: chemistry-aware
+// descriptors read a TU dataset's atoms and bonds through its README's
+// node and edge tables, and models keep them.
+func (w *Worker) setup(t *protocol.Training) (eval.Setup, eval.Plan, error) {
+	u, plan, err := config(t)
+	if err != nil {
+		return u, plan, err
+	}
+	return u.WithCodes(w.codes, w.edgeCodes), plan, nil
+}
+
 // wkpi returns the features of the held dataset under s, computing them
 // once per worker and settings: every fold job of a CV and every Explore
 // job of the same settings reuses them.
@@ -71,7 +83,7 @@ func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, u eval.Setup, 
 }
 
 func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
-	u, plan, err := config(t)
+	u, plan, err := w.setup(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -132,7 +144,7 @@ func (w *Worker) candidates(e *eval.WKPI, cfg eval.Config) ([]eval.Candidate, er
 // train learns the model on the whole dataset; it also returns the
 // initial weight function of the whole dataset, the "before" picture.
 func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
-	u, _, err := config(t)
+	u, _, err := w.setup(t)
 	if err != nil {
 		return protocol.Response{}, err
 	}

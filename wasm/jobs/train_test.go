@@ -3,12 +3,16 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +30,7 @@ import (
 	"wkpi-web/core/pimage"
 	"wkpi-web/core/scaffold"
 	"wkpi-web/core/spec"
+	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
 )
@@ -561,5 +566,111 @@ func TestScaffoldSplitJob(t *testing.T) {
 	r = bare.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &tr, Files: mutag}, nil, nil)
 	if r.Event != protocol.Failed || !strings.HasPrefix(r.Error, "split scaffold needs molecules with element symbols as node labels") {
 		t.Fatalf("without the README: %s %q", r.Event, r.Error)
+	}
+}
+
+// TestMoleculesPresetAsCLI: with the molecules preset on MUTAG (its
+// README sent with the files, as the demo does), a worker's CV gives
+// `wkpi eval`'s out-of-fold predictions and scores, and its Train job
+// `wkpi train`'s model, to the last digit. The CLI takes the molecules
+// preset by itself (no -preset) and reads the README's node and edge
+// tables; the worker must read them as it does. Without the README the
+// job fails, naming the label that is no element and the README.
+func TestMoleculesPresetAsCLI(t *testing.T) {
+	const dir = "../../data/MUTAG"
+	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutag := append(files(t, dir), protocol.File{Name: "README.txt", Data: readme})
+	// The preset, with a smaller mixture, three folds and fixed unit
+	// images to keep the test short.
+	tr := protocol.Training{Spec: spec.Molecules()}
+	tr.Folds, tr.Seed, tr.M, tr.Auto = 3, 4, 3, false
+	flags := []string{"-data", dir, "-seed", "4", "-m", "3", "-auto=false"}
+
+	var w Worker
+	ctx := context.Background()
+	cv := w.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: mutag, Training: &tr}, nil, nil)
+	if cv.Event != protocol.Done {
+		t.Fatalf("CV: %s", cv.Error)
+	}
+	// The model on a fresh worker: one that ran the CV keeps its pair
+	// tables and learns from them, summing in another order (the weights
+	// then agree to about 1e-11, not to the last digit).
+	var fresh Worker
+	trained := fresh.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: mutag, Training: &tr}, nil, nil)
+	if trained.Event != protocol.Done {
+		t.Fatalf("train: %s", trained.Error)
+	}
+	if trained.Info.Mode != features.ModeMolecules {
+		t.Errorf("the model's mode is %q, want %q", trained.Info.Mode, features.ModeMolecules)
+	}
+
+	bin := testenv.BuildWkpi(t)
+	tmp := t.TempDir()
+	predictions, modelFile := filepath.Join(tmp, "predictions.csv"), filepath.Join(tmp, "model.json")
+	for _, args := range [][]string{
+		append([]string{"eval", "-folds", "3", "-predictions", predictions}, flags...),
+		append([]string{"train", "-out", modelFile}, flags...),
+	} {
+		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("wkpi %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+
+	// The CV: each graph's fold, classes and scores as `wkpi eval
+	// -predictions` writes them (the score of class 1 of the two).
+	data, err := os.ReadFile(predictions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := []string{"-1", "1"}
+	got := map[string][]string{}
+	for _, f := range cv.CV.Report.Folds {
+		for k, i := range f.Test {
+			got[fmt.Sprint(i)] = []string{fmt.Sprint(f.Index), classes[f.Predicted[k]], strconv.FormatFloat(f.Scores[k][1], 'g', -1, 64),
+				classes[f.BaselinePredicted[k]], strconv.FormatFloat(f.BaselineScores[k][1], 'g', -1, 64)}
+		}
+	}
+	if len(rows) != 189 || len(got) != 188 {
+		t.Fatalf("wkpi eval wrote %d rows, the worker's folds test %d graphs; want 1 + 188, 188", len(rows), len(got))
+	}
+	for _, row := range rows[1:] { // index,name,fold,true,predicted,score,baseline_predicted,baseline_score
+		want := []string{row[2], row[4], row[5], row[6], row[7]}
+		if g := got[row[0]]; !reflect.DeepEqual(g, want) {
+			t.Errorf("graph %s: the worker's fold, prediction, score, baseline's: %q; wkpi eval's %q", row[0], g, want)
+		}
+	}
+
+	// The final model.
+	cli, err := os.Open(modelFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	want, err := model.Load(cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Load(bytes.NewReader(trained.Model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Weight, want.Weight) || m.Sigma != want.Sigma || m.C != want.C || !reflect.DeepEqual(m.Features, want.Features) {
+		t.Errorf("the worker's model (sigma %g, C %g, features %+v) is not wkpi train's (%g, %g, %+v)", m.Sigma, m.C, m.Features, want.Sigma, want.C, want.Features)
+	}
+	if m.Features.Codes == nil || m.Features.Codes.Nodes["0"] != "C" || m.Features.Codes.Edges["0"] != "aromatic" {
+		t.Errorf("the model's code tables %+v: want MUTAG's README's (node 0 is C, edge 0 aromatic)", m.Features.Codes)
+	}
+
+	var bare Worker
+	r := bare.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(t, dir), Training: &tr}, nil, nil)
+	if r.Event != protocol.Failed || !strings.Contains(r.Error, `node 0 is labelled "0"`) || !strings.Contains(r.Error, "README.txt") {
+		t.Errorf("without the README: %s %q, want an error naming node 0's label and the README", r.Event, r.Error)
 	}
 }

@@ -182,6 +182,10 @@ type Summary struct {
 	// Source says how a molecule file became the dataset; nil for TU and
 	// SWC datasets.
 	Source *DataSource `json:"source,omitempty"`
+	// Molecules says the graphs are molecules (features.AreMolecules:
+	// element symbols and bond types, or a TU README's tables naming
+	// them), for which the Train tab starts from the molecules preset.
+	Molecules bool `json:"molecules"`
 }
 
 // Class is one class label and how many graphs carry it.

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"wkpi-web/core/spec"
+)
+
+// TestBrowserMoleculesMode: MUTAG, whose README names its atoms and
+// bonds, opens the Train tab in molecules mode (the molecules preset),
+// which says so in words; the Mode switch goes to structure only from the
+// keyboard, and the settings a run sends to the workers follow it: the
+// run's settings line and its model's mode. The choice holds for the
+// next dataset of molecules; a run in molecules mode reports mode
+// "molecules".
+func TestBrowserMoleculesMode(t *testing.T) {
+	ctx, cancel := browser(t)
+	defer cancel()
+	srv := httptest.NewServer(Handler(site))
+	defer srv.Close()
+	molecules := fmt.Sprintf(`document.querySelector("#train-mode").dataset.mode === "molecules" && document.querySelector("#train-mode-molecules").checked &&
+		!document.querySelector("#train-mode-default").checked && document.querySelector("#train-extra").value === %q`, spec.MoleculesExtra)
+	structure := `document.querySelector("#train-mode").dataset.mode === "default" && document.querySelector("#train-mode-default").checked &&
+		!document.querySelector("#train-mode-molecules").checked && document.querySelector("#train-extra").value === "default"`
+	// run is a 3-fold CV and the final model, which ends with the
+	// model's mode shown beside the run's settings.
+	run := func(name string, then ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		stepWithin(t, ctx, 3*time.Minute, name, append([]chromedp.Action[chromedp.Void]{
+			chromedp.Click(chromedp.CSS("#train-run")),
+			// A model of the dataset is kept from an earlier run: replace it.
+			until(`(() => { const b = document.querySelector("#train-replace"); if (b) b.click(); return !!document.querySelector("#train-progress"); })()`),
+			chromedp.WaitVisible(chromedp.CSS("#acc-baseline")),
+			chromedp.WaitVisible(chromedp.CSS("#train-model-mode")),
+			chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
+		}, then...)...)
+	}
+
+	step(t, ctx, "MUTAG: the Train tab opens in molecules mode and says so", openMUTAG(srv.URL+"/",
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+		until(molecules),
+		textContains("#train-mode legend", "Mode"),
+		textContains("#train-mode-text", "Molecules: atoms, bonds and aromatic rings are used"),
+		textContains(`label[for="train-mode-default"]`, "Structure only"),
+		screenshot("train-mode"),
+	)...)
+	checkAxe(t, ctx, "the Train tab in molecules mode")
+
+	step(t, ctx, "the keyboard switches to structure only",
+		chromedp.Focus(chromedp.CSS("#train-mode-molecules")),
+		chromedp.KeyEvent(kb.ArrowRight),
+		until(structure),
+		textContains("#train-mode-text", "Structure only: atom and bond types ignored"),
+	)
+	checkAxe(t, ctx, "the Train tab in structure only")
+	step(t, ctx, "3 folds", setInput("train-folds", "3"), until(`document.querySelector("#train-folds").value === "3"`))
+	run("a run of structure only sends the default descriptors and trains a model of structure only",
+		textContains("#train-settings", "Heat kernel signature and degree added (the default descriptor set)."),
+		until(`document.querySelector("#train-model-mode").dataset.mode === "structure only"`),
+		textContains("#train-model-mode", "Mode: structure only: atom and bond types ignored."),
+	)
+
+	step(t, ctx, "PTC_MR: molecules too, and the structure only chosen holds",
+		chromedp.Click(chromedp.CSS("#tab-data")),
+		chromedp.Click(chromedp.CSS("#demo-PTC_MR")),
+		textContains("#summary-graphs", "344 graphs"),
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		until(structure),
+	)
+	step(t, ctx, "back on MUTAG, a click switches to molecules",
+		chromedp.Click(chromedp.CSS("#tab-data")),
+		chromedp.Click(chromedp.CSS("#demo-MUTAG")),
+		textContains("#summary-graphs", "188 graphs"),
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		until(structure),
+		chromedp.Click(chromedp.CSS(`label[for="train-mode-molecules"]`)),
+		until(molecules),
+		setInput("train-folds", "3"),
+		until(`document.querySelector("#train-folds").value === "3"`),
+	)
+	run("a run in molecules mode sends the molecules preset's descriptors and reports mode molecules",
+		textContains("#train-settings", "Extra descriptors: hks, degree, bonds, bonds:C, bonds:N+O, en."),
+		until(`document.querySelector("#train-model-mode").dataset.mode === "molecules"`),
+		textContains("#train-model-mode", "Mode: molecules: atoms and bonds used."),
+		screenshot("train-molecules"),
+	)
+	checkAxe(t, ctx, "the Train tab after a run in molecules mode")
+}
