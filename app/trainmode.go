@@ -76,16 +76,14 @@ func settingsMode(f protocol.Training) string {
 }
 
 // molecular says whether a list of further descriptors reads atoms and
-// bonds: bond orders, electronegativity, or any descriptor restricted to
-// an element group (filtration.Options.Molecular, which the page does not
-// link).
+// bonds (spec.Descriptor.Molecular).
 func molecular(extra string) bool {
 	list, err := spec.ParseDescriptors(extra)
 	if err != nil {
 		return false
 	}
 	for _, d := range list {
-		if d.Kind == "bonds" || d.Kind == "en" || d.Atoms != "" {
+		if d.Molecular() {
 			return true
 		}
 	}

@@ -91,7 +91,7 @@ func TestTrainModeRender(t *testing.T) {
 		{"own list", true, protocol.Training{Spec: func() spec.Spec { s := spec.Defaults(); s.Extra = "hks,bonds:C"; return s }()},
 			"Molecules: atoms and bonds are used by the further descriptors hks, bonds:C.", spec.PresetMolecules},
 		{"node labels", true, protocol.Training{Spec: func() spec.Spec { s := spec.Defaults(); s.Labels = true; return s }()}, "Node labels: atom types are used, bond types ignored.", ""},
-		{"node labels and molecules", true, labels, "Node labels: atom types are used, and the further descriptors hks, degree, bonds, bonds:C, bonds:N+O, en read atoms and bonds.", ""},
+		{"node labels and molecules", true, labels, "Node labels: atom types are used, and the further descriptors " + strings.ReplaceAll(spec.MoleculesExtra, ",", ", ") + " read atoms and bonds.", ""},
 		{"not molecules", false, protocol.Training{Spec: spec.Defaults()}, "Structure only: these graphs are not molecules", ""},
 	} {
 		html := app.HTMLString(&TrainMode{Molecules: tc.molecules, Form: tc.form})

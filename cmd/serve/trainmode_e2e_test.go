@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,7 +87,7 @@ func TestBrowserMoleculesMode(t *testing.T) {
 		until(`document.querySelector("#train-folds").value === "3"`),
 	)
 	run("a run in molecules mode sends the molecules preset's descriptors and reports mode molecules",
-		textContains("#train-settings", "Extra descriptors: hks, degree, bonds, bonds:C, bonds:N+O, en."),
+		textContains("#train-settings", "Extra descriptors: "+strings.ReplaceAll(spec.MoleculesExtra, ",", ", ")+"."),
 		until(`document.querySelector("#train-model-mode").dataset.mode === "molecules"`),
 		textContains("#train-model-mode", "Mode: molecules: atoms and bonds used."),
 		screenshot("train-molecules"),

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"wkpi-web/core/graph"
+	"wkpi-web/core/spec"
 )
 
 // Chemistry-aware descriptors read a molecule: node labels are element
@@ -117,7 +118,7 @@ func bondRank(label string) (float64, bool) {
 
 // Molecular says whether o needs a molecule (see chem.go).
 func (o Options) Molecular() bool {
-	return o.Atoms != "" || o.Kind == KindBonds || o.Kind == KindElectronegativity
+	return spec.Descriptor{Kind: string(o.Kind), Atoms: o.Atoms}.Molecular()
 }
 
 // checkMolecule reports the first node label that is no element symbol

@@ -126,6 +126,11 @@ type Descriptor struct {
 	Atoms string
 }
 
+// Molecular says whether the descriptor reads molecules: the bond
+// orders (bonds), the electronegativity (en), or any descriptor
+// restricted to an element group.
+func (d Descriptor) Molecular() bool { return d.Kind == "bonds" || d.Kind == "en" || d.Atoms != "" }
+
 // ParseDescriptors reads a descriptor list such as
 // "hks,hks@0.5,degree,bonds:C,en": comma-separated kinds, hks@t for the
 // heat kernel signature at time t, and :group after any kind to restrict
