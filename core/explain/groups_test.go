@@ -258,7 +258,6 @@ func TestGroupsRDKit(t *testing.T) {
 	}
 }
 
-
 // rdkitKinds sorts found groups into the oracle's kinds: atom sets,
 // sorted, a carbonyl being the C=O of a carbonyl, acid, ester or amide.
 func rdkitKinds(mol *graph.Graph, groups []GroupScore) map[string][][]int {
