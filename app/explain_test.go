@@ -34,6 +34,11 @@ func sampleExplained() *protocol.Explained {
 				{Descriptor: "label C", Channel: "ord0+ext0", Pixels: []float64{0.1, 0, 0.4, -0.2}},
 				{Descriptor: "label C", Channel: "rel1+ext1", Pixels: []float64{0, 0, 0, 0.1}},
 			},
+			Groups: []protocol.GroupScore{
+				{Name: "carbonyl", Atoms: []int{2, 3}, Score: 0.33, Share: 0.3},
+				{Name: "benzene ring", Atoms: []int{0, 1, 2, 3, 4, 5}, Score: -0.25, Share: -0.2},
+				{Name: "chlorine", Atoms: []int{1}, Score: 0, Share: 0},
+			},
 		},
 		Prediction: protocol.Graph{File: protocol.TypedSMILES, Name: "nitro", Nodes: 4, Edges: 3, Label: "-1", Decision: []float64{0.42}},
 		Molecule:   "C=CC=O",
@@ -156,6 +161,8 @@ func TestExplainView(t *testing.T) {
 		"Score +0.42 towards class -1; the empty graph scores −0.16, so this graph&#39;s atoms add +0.58",
 		"red towards class -1", "blue against class -1", "atoms ±0.5, bonds ±1",
 		"Explained in 12 ms", `href="blob:1"`, `href="blob:2"`,
+		"The 3 functional groups that count most", "Carbonyl group (atoms 2, 3): +0.33 — pushes towards class -1",
+		"Benzene ring (atoms 0, 1, 2, 3, 4, 5): −0.25 — pushes away from class -1", "Chlorine (atom 1): +0.00 — no push either way",
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Explain view", want)
@@ -189,12 +196,17 @@ func TestExplainView(t *testing.T) {
 	if !strings.Contains(html, `id="explain-heat-1"`) || !strings.Contains(html, "1-dimensional: Rel1 + Ext1") {
 		t.Error("no heat map of channel 1")
 	}
-	// A graph: nodes and edges instead of atoms and bonds, and more classes.
+	// A graph: nodes and edges instead of atoms and bonds, and more
+	// classes; no groups, no list.
 	res.Molecule = ""
+	res.Explanation.Groups = nil
 	res.Explanation.Against = []protocol.PairScore{{Class: "1", Decision: 0.3, Reference: 0}, {Class: "2", Decision: 0.12, Reference: -0.16}}
 	html = app.HTMLString(&ExplainView{Explained: res, X: []float64{0, 0.3, 0.6, 1}, Y: []float64{0, 1, 0, 1}})
 	if !strings.Contains(html, "nodes ±0.5, edges ±1") || !strings.Contains(html, "against class 2: +0.12 (empty graph −0.16)") {
 		t.Errorf("the view of a graph of a three-class model:\n%s", html)
+	}
+	if strings.Contains(html, "explain-groups") {
+		t.Error("groups listed for a graph without any")
 	}
 }
 

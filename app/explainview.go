@@ -73,6 +73,7 @@ func (v *ExplainView) Render() app.UI {
 					app.P().Class("scale").Text(fmt.Sprintf("The ends of the scale: %ss %s, %ss %s.", node, plusMinus(nodeMax), edge, plusMinus(edgeMax))),
 				),
 				v.topNodes(node),
+				v.groups(),
 			),
 		),
 		v.diagrams(towards),
@@ -134,6 +135,55 @@ func (v *ExplainView) topNodes(node string) app.UI {
 			return app.Tr().Body(app.Td().Text(fmt.Sprint(n.ID)), app.Td().Text(label), app.Td().Text(fmt.Sprintf("%+.4f", n.Score)))
 		})),
 	)
+}
+
+// groups lists the functional groups of a molecule that count most, in
+// words: which direction each pushes and how much.
+func (v *ExplainView) groups() app.UI {
+	ex := v.Explained.Explanation
+	groups := ex.Groups[:min(len(ex.Groups), topPoints)]
+	if len(groups) == 0 {
+		return app.Text("")
+	}
+	return app.Div().ID("explain-groups").Body(
+		app.P().Body(app.Strong().Text(fmt.Sprintf("The %d functional groups that count most", len(groups)))),
+		app.Ul().Body(app.Range(groups).Slice(func(i int) app.UI {
+			return app.Li().DataSet("share", groups[i].Share).Text(groupWords(groups[i], ex.Class))
+		})),
+		app.P().Class("muted").Text("A group's score is the sum of its atoms' scores."),
+	)
+}
+
+// groupWords says one group's part: "Nitro group (atoms 7, 8, 9): +0.21
+// — pushes towards class 1".
+func groupWords(g protocol.GroupScore, class string) string {
+	name := strings.ToUpper(g.Name[:1]) + g.Name[1:]
+	switch g.Name {
+	// Read as "a nitro group", but "a benzene ring", "an amide", "a chlorine".
+	case "nitro", "nitrate", "carbonyl", "nitrile", "hydroxyl", "amine", "sulfonyl", "thiol":
+		name += " group"
+	}
+	atoms := "atoms "
+	if len(g.Atoms) == 1 {
+		atoms = "atom "
+	}
+	push := "pushes towards " + className(class)
+	switch {
+	case g.Score < 0:
+		push = "pushes away from " + className(class)
+	case g.Score == 0:
+		push = "no push either way"
+	}
+	return fmt.Sprintf("%s (%s%s): %s — %s", name, atoms, idList(g.Atoms), signed(g.Score), push)
+}
+
+// idList writes node ids as "7, 8, 9".
+func idList(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, ", ")
 }
 
 // diagrams draws, per channel of the image, the pixels' contributions
@@ -224,7 +274,7 @@ func rankPoints(points []protocol.PointScore) []int {
 func madeBy(p protocol.PointScore) string {
 	var parts []string
 	if len(p.Vertices) > 0 {
-		parts = append(parts, "nodes "+strings.Trim(strings.Join(strings.Fields(fmt.Sprint(p.Vertices)), ", "), "[]"))
+		parts = append(parts, "nodes "+idList(p.Vertices))
 	}
 	if len(p.Edges) > 0 {
 		es := make([]string, len(p.Edges))

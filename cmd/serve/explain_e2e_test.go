@@ -209,7 +209,8 @@ func checkLabels(t *testing.T, ctx context.Context, sel string) {
 // TestBrowserExplain: the Explain view of the Classify tab with a model
 // from wkpi train -labels: nitrobenzene drawn by RDKit (loaded on the
 // first Explain, not before) with its atoms and bonds in the colours of
-// the scores of wkpi explain, the same JSON as the CLI, the CSV and SVG
+// the scores of wkpi explain and its nitro group and benzene ring listed
+// with that explanation's scores, the same JSON as the CLI, the CSV and SVG
 // downloads; a GraphML graph drawn from its layout; legible diagram
 // labels, axe-core and 390 px; then offline, a reload and an Explain that
 // still draws the molecule from the service worker's cache.
@@ -310,6 +311,17 @@ func TestBrowserExplain(t *testing.T) {
 		!strings.Contains(legend, "red towards class "+nb.Class) || !strings.Contains(legend, "blue against class "+nb.Class) ||
 		!strings.Contains(legend, fmt.Sprintf("atoms ±%.3g", top)) {
 		t.Errorf("summary %q, legend %q", summary, legend)
+	}
+	// The groups beside the picture, with wkpi explain's scores.
+	groups := value[[]string](t, ctx, `[...document.querySelectorAll("#explain-groups li")].map(li => li.textContent)`)
+	if len(groups) != len(nb.Groups) || len(groups) != 2 {
+		t.Errorf("groups listed %q, wkpi explain's %v", groups, nb.Groups)
+	}
+	for i, g := range nb.Groups {
+		atoms := map[string]string{"nitro": "Nitro group (atoms 6, 7, 8): ", "benzene ring": "Benzene ring (atoms 0, 1, 2, 3, 4, 5): "}[g.Name]
+		if want := atoms + strings.Replace(fmt.Sprintf("%+.2f", g.Score), "-", "−", 1); i < len(groups) && (atoms == "" || !strings.HasPrefix(groups[i], want)) {
+			t.Errorf("group %d listed %q, want it to start %q", i, groups[i], want)
+		}
 	}
 	checkDownloads(t, ctx, nb, []string{"C", "C", "C", "C", "C", "C", "N", "O", "O"}, "atom-6")
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"wkpi-web/core/explain"
@@ -28,9 +29,9 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("model", "", "model file from wkpi train (required)")
-	format := fs.String("format", "text", "output: text (the top nodes and edges) or json (one object per graph, every score)")
+	format := fs.String("format", "text", "output: text (the top nodes, functional groups and edges) or json (one object per graph, every score)")
 	attribution := fs.String("attribution", string(explain.Nodes), "how points' parts reach the graph: nodes (edges scored by their ends) or simplices (edges keep their parts)")
-	top := fs.Int("top", 5, "text: how many nodes and edges to list per graph")
+	top := fs.Int("top", 5, "text: how many nodes, groups and edges to list per graph")
 	var in graphInputs
 	in.register(fs)
 	fs.Usage = func() {
@@ -104,7 +105,8 @@ Flags:
 }
 
 // writeExplanation prints one explanation for people: the class and the
-// decision, then the nodes and edges of largest |score|.
+// decision, then the nodes of largest |score|, the functional groups,
+// and the edges.
 func writeExplanation(w io.Writer, file string, index int, g *graph.Graph, ex *explain.Explanation, top int) error {
 	title := fmt.Sprintf("%s graph %d", file, index)
 	if ex.Graph != "" {
@@ -125,6 +127,9 @@ func writeExplanation(w io.Writer, file string, index int, g *graph.Graph, ex *e
 	for _, n := range nodes[:min(top, len(nodes))] {
 		fmt.Fprintf(tw, "  %d\t%s\t%+.4g\n", n.ID, label(n.ID), n.Score)
 	}
+	if len(ex.Groups) > 0 {
+		fmt.Fprintln(tw, "  groups: "+groupWords(ex.Groups[:min(top, len(ex.Groups))]))
+	}
 	edges := slices.Clone(ex.Edges)
 	slices.SortStableFunc(edges, func(a, b explain.EdgeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 	if len(edges) > 0 {
@@ -134,4 +139,40 @@ func writeExplanation(w io.Writer, file string, index int, g *graph.Graph, ex *e
 		fmt.Fprintf(tw, "  %d-%d\t%s-%s\t%+.4g\n", e.U, e.V, label(e.U), label(e.V), e.Score)
 	}
 	return tw.Flush()
+}
+
+// groupWords lists groups with their atoms and scores:
+// "nitro (atoms 6-8) +0.21; benzene ring (atoms 0-5) +0.1".
+func groupWords(groups []explain.GroupScore) string {
+	s := make([]string, len(groups))
+	for i, g := range groups {
+		atoms := "atoms"
+		if len(g.Atoms) == 1 {
+			atoms = "atom"
+		}
+		s[i] = fmt.Sprintf("%s (%s %s) %+.4g", g.Name, atoms, atomRanges(g.Atoms), g.Score)
+	}
+	return strings.Join(s, "; ")
+}
+
+// atomRanges writes increasing ids with runs of three or more as ranges:
+// "0-5, 9".
+func atomRanges(ids []int) string {
+	var s []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			s = append(s, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		default:
+			for _, v := range ids[i : j+1] {
+				s = append(s, fmt.Sprint(v))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(s, ", ")
 }

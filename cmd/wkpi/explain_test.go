@@ -17,6 +17,7 @@ import (
 	"wkpi-web/core/explain"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/model"
+	"wkpi-web/core/smiles"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -278,12 +279,57 @@ func TestExplainCLI(t *testing.T) {
 			t.Errorf("wkpi explain %v: exit %d, %q; want an error naming %q", tc.args, code, stderr, tc.want)
 		}
 	}
-	if err := os.WriteFile(smi, []byte("C1CCCC1 ring\n"), 0o644); err != nil {
+	if err := os.WriteFile(smi, []byte("C1CCCC1 ring\nc1ccccc1[N+](=O)[O-] nitrobenzene\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = wkpi(t, "explain", "-model", modelFile, smi)
 	if code != 0 || !strings.Contains(stdout, "mols.smi graph 0 (ring): class ") || !strings.Contains(stdout, "positive scores push towards") {
 		t.Errorf("text: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Groups: nitrobenzene's, with the scores core/explain gives them.
+	nb, err := smiles.Parse("c1ccccc1[N+](=O)[O-]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := e.Explain(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Groups) != 2 {
+		t.Fatalf("nitrobenzene: groups %v", ex.Groups)
+	}
+	want := "  groups: " + groupWords(ex.Groups) + "\n"
+	if !strings.Contains(stdout, want) || !strings.Contains(want, "nitro (atoms 6-8) ") || !strings.Contains(want, "benzene ring (atoms 0-5) ") {
+		t.Errorf("text: no line %q in\n%s", want, stdout)
+	}
+	code, stdout, stderr = wkpi(t, "explain", "-model", modelFile, "-format", "json", smi)
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, stderr)
+	}
+	var got explain.Explanation
+	if err := json.Unmarshal([]byte(strings.Split(stdout, "\n")[1]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got.Groups) != fmt.Sprint(ex.Groups) {
+		t.Errorf("json: groups %v, want %v", got.Groups, ex.Groups)
+	}
+}
+
+func TestAtomRanges(t *testing.T) {
+	for _, c := range []struct {
+		ids  []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{7}, "7"},
+		{[]int{6, 7}, "6, 7"},
+		{[]int{6, 7, 8}, "6-8"},
+		{[]int{0, 1, 2, 3, 8, 9}, "0-3, 8, 9"},
+		{[]int{1, 3, 4, 5, 6, 10}, "1, 3-6, 10"},
+	} {
+		if got := atomRanges(c.ids); got != c.want {
+			t.Errorf("atomRanges(%v) = %q, want %q", c.ids, got, c.want)
+		}
 	}
 }
 

@@ -44,6 +44,19 @@
 // graphs, rare in molecules) a part may reach vertices the model could
 // tell apart; it still stays within the class.
 //
+// Molecules get their functional groups scored (FindGroups: nitro,
+// carboxylic acid, ester, amide, carbonyl, nitrile, hydroxyl, amine,
+// sulfonyl and sulfonamide, thiol, thioether, benzene and other aromatic
+// rings, halogens). The molecule is read as chemistry-aware descriptors
+// read it (features.Settings.Molecule: element symbols, TU codes through
+// the model's code tables) with RDKit's aromaticity; a graph whose labels
+// are no elements and bond types has no groups. A group's score is the
+// sum of its atoms' node scores, with Simplices also of the edges between
+// two of its atoms, so it is exact as they are; its share is that score
+// over the sum of the |scores| of all nodes (and edges, with Simplices).
+// Groups may overlap (fused rings share atoms), so shares need not sum
+// to 1.
+//
 // With several classes the SVM has one decision value per pair of
 // classes; the explanation is for the predicted class c and sums the
 // pairs that involve c, each signed towards c, the one-vs-rest score

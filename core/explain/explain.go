@@ -55,6 +55,10 @@ type Explanation struct {
 	Blocks []BlockScore `json:"blocks"`
 	// Against lists, with more than two classes, the pairs summed.
 	Against []Pair `json:"against,omitempty"`
+	// Groups are the functional groups of a molecule (FindGroups) with
+	// their scores, largest |score| first; none for graphs that are not
+	// molecules.
+	Groups []GroupScore `json:"groups,omitempty"`
 }
 
 // NodeScore is a node's part; ID is its position in the input (the atom
@@ -185,6 +189,7 @@ func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
 	if err := e.toGraph(out, g, ds, origins, pixels); err != nil {
 		return nil, err
 	}
+	e.groupScores(out, g)
 	return out, nil
 }
 

@@ -92,5 +92,8 @@ func explanation(ex *explain.Explanation) protocol.Explanation {
 	for _, p := range ex.Against {
 		out.Against = append(out.Against, protocol.PairScore(p))
 	}
+	for _, g := range ex.Groups {
+		out.Groups = append(out.Groups, protocol.GroupScore(g))
+	}
 	return out
 }

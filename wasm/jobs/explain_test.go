@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,8 @@ import (
 
 // TestExplainAsWkpiExplain: the Explain job gives, for each typed SMILES,
 // the explanation `wkpi explain -format json` gives for the same line
-// (the same JSON), with the SMILES to draw, the element symbols, a layout
+// (the same JSON, functional groups included: nitrobenzene's nitro and
+// benzene ring), with the SMILES to draw, the element symbols, a layout
 // per node and the prediction's row; an index beyond the inputs is
 // refused.
 func TestExplainAsWkpiExplain(t *testing.T) {
@@ -59,6 +61,17 @@ func TestExplainAsWkpiExplain(t *testing.T) {
 		}
 		if !bytes.Equal(want, have) {
 			t.Errorf("graph %d: the job's explanation differs from wkpi explain's:\n%.300s\n%.300s", i, have, want)
+		}
+		if i == 0 {
+			// Nitrobenzene: ring 0-5, N 6, O 7 and 8.
+			var names []string
+			for _, g := range ex.Explanation.Groups {
+				names = append(names, fmt.Sprint(g.Name, g.Atoms))
+			}
+			slices.Sort(names)
+			if want := []string{"benzene ring[0 1 2 3 4 5]", "nitro[6 7 8]"}; !slices.Equal(names, want) {
+				t.Errorf("nitrobenzene: groups %v, want %v", names, want)
+			}
 		}
 		n := len(ex.Explanation.Nodes)
 		if ex.Molecule != smiles[i] || len(ex.Labels) != n || len(got.Arrays["x"]) != n || len(got.Arrays["y"]) != n ||

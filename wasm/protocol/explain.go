@@ -14,6 +14,7 @@ type Explanation struct {
 	Points      []PointScore `json:"points"`
 	Blocks      []BlockScore `json:"blocks"`
 	Against     []PairScore  `json:"against,omitempty"`
+	Groups      []GroupScore `json:"groups,omitempty"`
 }
 
 // NodeScore mirrors explain.NodeScore.
@@ -55,6 +56,17 @@ type PairScore struct {
 	Class     string  `json:"class"`
 	Decision  float64 `json:"decision"`
 	Reference float64 `json:"reference"`
+}
+
+// GroupScore mirrors explain.GroupScore: a functional group of a
+// molecule (nitro, benzene ring, ...), its atoms in increasing order, its
+// score (the sum of its atoms' scores) and that over the sum of all
+// |scores|.
+type GroupScore struct {
+	Name  string  `json:"name"`
+	Atoms []int   `json:"atoms"`
+	Score float64 `json:"score"`
+	Share float64 `json:"share"`
 }
 
 // Explained is an Explain job's result: the explanation of one input
