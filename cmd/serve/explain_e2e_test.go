@@ -24,7 +24,9 @@ import (
 
 // mutagLabelsModel returns the model of `wkpi train -data MUTAG -labels
 // -iter 20`, whose explanations tell atoms apart.
-func mutagLabelsModel(t *testing.T) string { return labelsModel.get(t, "mutag-labels.json", "-labels") }
+func mutagLabelsModel(t *testing.T) string {
+	return labelsModel.get(t, "mutag-labels.json", "-preset", "default", "-labels")
+}
 
 // cliExplained is one line of `wkpi explain -format json`.
 type cliExplained struct {

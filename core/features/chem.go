@@ -49,7 +49,7 @@ func (s Settings) molecule(g *graph.Graph) (*graph.Graph, error) {
 	}
 	mol, err := scaffold.Molecule(g, nodes, edges)
 	if err != nil && s.Codes == nil && codedLabels(g.NodeLabels) {
-		return nil, fmt.Errorf("chemistry-aware descriptors: %w (the node labels are codes and no table says which element each stands for: a TU dataset's README.txt can)", err)
+		return nil, fmt.Errorf("chemistry-aware descriptors: %w (the node labels are codes and no table says which element each stands for: a TU dataset's README.txt can; -labels reads codes as atom types without one)", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("chemistry-aware descriptors: %w", err)
