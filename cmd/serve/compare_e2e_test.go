@@ -11,7 +11,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"wkpi-web/core/compare"
+	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/tu"
 )
 
@@ -70,10 +72,17 @@ func TestBrowserCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The page's defaults: Ricci with the default descriptor set.
-	s := features.Default("ricci")
-	s.Extra = features.DefaultExtra(s.Filtration.Kind, false)
-	set, err := features.Compute(context.Background(), ds, s, nil)
+	// The page's defaults for molecules: the molecules preset, MUTAG's
+	// codes read through its README's tables.
+	nodes, edges, err := tu.ReadLabelNames("../../data/MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := eval.FromSpec(spec.Molecules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := features.Compute(context.Background(), ds, u.WithCodes(nodes, edges).Features, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

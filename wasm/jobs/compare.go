@@ -6,15 +6,17 @@ import (
 	"fmt"
 
 	"wkpi-web/core/compare"
+	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
 
 // compare runs a Compare job: the methods of job on the held dataset's
 // features (computed once per worker and settings, like a CV's), with
-// core/compare's default grids and WKPI at the Train tab's defaults, the
-// same as `wkpi compare`; or, when job.Pair is set, pairs those methods
+// core/compare's default grids and WKPI at the data's default preset (as
+// the Train tab opens), the same as `wkpi compare`; or, when job.Pair is set, pairs those methods
 // with WKPI's folds.
 func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.CompareJob, report progress.Func) (protocol.Response, error) {
 	if job == nil {
@@ -33,7 +35,12 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 	if err := compare.Check(job.Methods); err != nil {
 		return protocol.Response{}, err
 	}
+	// The data's preset, as `wkpi compare` takes it: molecules for
+	// molecules.
 	t := Defaults()
+	if features.AreMolecules(ds.Graphs, &features.Codes{Nodes: w.codes, Edges: w.edgeCodes}) {
+		t.Spec = spec.Molecules()
+	}
 	t.Descriptor, t.Folds, t.Seed = job.Descriptor, job.Folds, job.Seed
 	u, plan, err := w.setup(&t)
 	if err != nil {
@@ -50,6 +57,7 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 	}
 	o := compare.DefaultOptions()
 	o.WKPI, o.Folds, o.Seed, o.WKPIAuto = cfg, plan.Folds, plan.Seed, true // the Train tab's default
+	o.NodeNames, o.EdgeNames = w.codes, w.edgeCodes                       // ecfp reads TU codes as atoms
 	res, err := compare.Run(ctx, d, job.Methods, o, report)
 	if err != nil {
 		return protocol.Response{}, err
