@@ -17,6 +17,7 @@ type ModelsTab struct {
 	Name     string // of the current model
 	Model    *protocol.Info
 	Weight   []float64
+	Bytes    int    // size of the current model's file
 	URL      string // object URL of the model's JSON, for the download link
 	FileName string
 	Loading  bool
@@ -31,6 +32,7 @@ type Kept struct {
 	Name     string
 	Info     *protocol.Info
 	Accuracy float64 // mean CV accuracy, 0 when unknown
+	Bytes    int     // size of the model file, as kept in this browser
 	URL      string
 	Current  bool
 }
@@ -72,7 +74,7 @@ func (m *ModelsTab) list() app.UI {
 		app.H2().Text("Kept models"),
 		scroller("Kept models").Body(app.Table().Body(
 			app.THead().Body(app.Tr().Body(
-				app.Th().Text("Name"), app.Th().Text("Dataset"), app.Th().Text("Settings"), app.Th().Text("CV accuracy"), app.Th().Text("Actions"),
+				app.Th().Text("Name"), app.Th().Text("Dataset"), app.Th().Text("Settings"), app.Th().Text("CV accuracy"), app.Th().Text("Size"), app.Th().Text("Actions"),
 			)),
 			app.TBody().Body(
 				app.Range(m.Kept).Slice(func(i int) app.UI {
@@ -86,6 +88,7 @@ func (m *ModelsTab) list() app.UI {
 						app.Td().Text(k.Info.Dataset),
 						app.Td().Text(fmt.Sprintf("%s, m %d, σ %g, C %g", descriptorSet(k.Info), k.Info.M, k.Info.Sigma, k.Info.C)),
 						app.Td().Class("model-accuracy").Text(acc),
+						app.Td().Class("model-size").Text(sizeLabel(k.Bytes)),
 						app.Td().Body(
 							app.If(k.Current, func() app.UI { return app.Span().Class("pill").Text("in use") }).Else(func() app.UI {
 								return app.Button().Class("small secondary use").Text("Use").Aria("label", "Use "+k.Name).
@@ -125,6 +128,7 @@ func (m *ModelsTab) card() app.UI {
 				app.Dt().Text("SVM kernel"), app.Dd().ID("model-svm").Text(svmKernelLabel(i.GaussWidth)),
 				app.Dt().Text("Support vectors"), app.Dd().Text(fmt.Sprint(i.Support)),
 				app.Dt().Text("Image grid"), app.Dd().Text(fmt.Sprintf("%d × %d pixels", i.Grid.Rows, i.Grid.Cols)),
+				app.Dt().Text("File size"), app.Dd().ID("model-size").Text(sizeLabel(m.Bytes)),
 			),
 			app.If(m.URL != "", func() app.UI {
 				return app.A().ID("model-download").Class("button").Href(m.URL).Attr("download", m.FileName).Text("Download " + m.FileName)
@@ -137,6 +141,18 @@ func (m *ModelsTab) card() app.UI {
 			&HeatView{ID: "model-heat", Grid: i.Grid, Values: m.Weight, Centres: i.Centres, Caption: "The model's weight function."},
 		),
 	)
+}
+
+// sizeLabel says how big a model file of n bytes is, in decimal units as
+// file managers show them.
+func sizeLabel(n int) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.0f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // imagesLabel says how a model's images are scaled.

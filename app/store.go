@@ -278,10 +278,10 @@ func (r *Root) modelsTab() app.UI {
 		OnDelete: func(name string) { r.act(func(app.Context) { r.deleteModel(name) }) },
 	}
 	for _, m := range ms.kept {
-		t.Kept = append(t.Kept, Kept{Name: m.name, Info: m.info, Accuracy: m.accuracy, URL: m.url, Current: m == ms.current})
+		t.Kept = append(t.Kept, Kept{Name: m.name, Info: m.info, Accuracy: m.accuracy, Bytes: len(m.data), URL: m.url, Current: m == ms.current})
 	}
 	if m := ms.current; m != nil {
-		t.Model, t.Weight, t.URL, t.Name = m.info, m.after, m.url, m.name
+		t.Model, t.Weight, t.URL, t.Name, t.Bytes = m.info, m.after, m.url, m.name, len(m.data)
 		t.FileName = "wkpi-" + m.info.Dataset + ".json"
 	}
 	return t

@@ -279,7 +279,8 @@ func cacheLazily(file string, urls []string) error {
 var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // bundleModels checks the model files listed in list (separated by spaces
-// or commas), copies them into web/models/ under their base names and
+// or commas), writes them in the current format version into web/models/
+// under their base names and
 // returns them as the page lists them.
 func bundleModels(list, web string) ([]ui.SiteModel, error) {
 	// A folder left by an earlier build must not serve its models.
@@ -301,9 +302,16 @@ func bundleModels(list, web string) ([]ui.SiteModel, error) {
 		if err != nil {
 			return nil, fmt.Errorf("-models: %w", err)
 		}
-		if _, err := model.Load(bytes.NewReader(data)); err != nil {
+		m, err := model.Load(bytes.NewReader(data))
+		if err != nil {
 			return nil, fmt.Errorf("-models: %s: %w", file, err)
 		}
+		// Saved again: a file of an older format version shrinks.
+		var saved bytes.Buffer
+		if err := m.Save(&saved); err != nil {
+			return nil, fmt.Errorf("-models: %s: %w", file, err)
+		}
+		data = saved.Bytes()
 		p := "/web/models/" + name + ".json"
 		if err := os.MkdirAll(filepath.Join(web, "models"), 0o755); err != nil {
 			return nil, err

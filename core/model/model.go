@@ -18,10 +18,11 @@ import (
 	"wkpi-web/core/svm"
 )
 
-// Format and Version identify the file format; Load refuses others.
+// Format and Version identify the file format: Load reads versions 1 to
+// Version and refuses others; Save writes Version (file.go).
 const (
 	Format  = "wkpi-model"
-	Version = 1
+	Version = 2
 )
 
 // Model is a trained classifier, plain data throughout.
@@ -49,7 +50,8 @@ type Model struct {
 	// Settings are the user settings the model was trained with, when
 	// the trainer recorded them (models of earlier builds lack them).
 	Settings *spec.Spec `json:"settings,omitempty"`
-	// SVM's support vector indices point into Support.
+	// SVM's support vector indices point into Support, the images of
+	// the support vectors (written sparsely: file.go).
 	SVM     svm.Model   `json:"svm"`
 	Support [][]float64 `json:"support"`
 }
@@ -105,21 +107,18 @@ func New(t Trained) (*Model, error) {
 	return m, m.Validate()
 }
 
-// Save writes the model as JSON.
+// Save writes the model as JSON, in format version Version.
 func (m *Model) Save(w io.Writer) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(m)
+	return json.NewEncoder(w).Encode(m)
 }
 
-// Load reads and validates a model.
+// Load reads a model file of any version up to Version and validates it.
 func Load(r io.Reader) (*Model, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
 	var m Model
-	if err := dec.Decode(&m); err != nil {
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
 			return nil, fmt.Errorf("model: not valid JSON at byte %d: %w", syntax.Offset, err)
@@ -143,7 +142,7 @@ func (m *Model) Validate() error {
 	case m.Format != Format:
 		return fmt.Errorf("model: format %q, want %q (is this a wkpi-web model file?)", m.Format, Format)
 	case m.Version != Version:
-		return fmt.Errorf("model: format version %d, this build reads version %d", m.Version, Version)
+		return fmt.Errorf("model: format version %d, want %d (Load reads older versions into it)", m.Version, Version)
 	case len(m.Classes) < 2:
 		return fmt.Errorf("model: %d classes, want at least 2", len(m.Classes))
 	case m.SVM.Classes != len(m.Classes):
