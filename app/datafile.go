@@ -222,10 +222,10 @@ func (f *DataFile) classes() string {
 	}
 	values, known := f.Values[protocol.ColumnValues+c.Name]
 	if !known {
-		return fmt.Sprintf("Classes %s and %s.", cutName("<", x), cutName(">=", x))
+		return fmt.Sprintf("Classes %s and %s.", cutName(c.Name, "<", x), cutName(c.Name, ">=", x))
 	}
 	below, above, none := cutCounts(values, x)
-	s := fmt.Sprintf("Classes %s: %d and %s: %d.", cutName("<", x), below, cutName(">=", x), above)
+	s := fmt.Sprintf("Classes %s: %d and %s: %d.", cutName(c.Name, "<", x), below, cutName(c.Name, ">=", x), above)
 	switch {
 	case below == 0 || above == 0:
 		s += " The threshold leaves one class: choose another."
@@ -337,8 +337,9 @@ func cutCounts(values []float64, x float64) (below, above, none int) {
 	return below, above, none
 }
 
-// cutName names a class of a threshold as core/dataset.CutClasses does.
-func cutName(op string, x float64) string { return op + " " + number(x) }
+// cutName names a class of target cut at x as core/dataset.CutClasses
+// does.
+func cutName(target, op string, x float64) string { return target + " " + op + " " + number(x) }
 
 // columnWord names a format's columns: a table's columns, an SD file's
 // properties, a GraphML collection's keys.

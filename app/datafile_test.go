@@ -111,9 +111,9 @@ func TestDataFileStates(t *testing.T) {
 		threshold, want string
 		load            bool
 	}{
-		{"5.75", "Classes &lt; 5.75: 3 and &gt;= 5.75: 2. 1 without a value cannot be read.", true},
-		{"5", "Classes &lt; 5: 1 and &gt;= 5: 4.", true},
-		{" 7.25 ", "Classes &lt; 7.25: 3 and &gt;= 7.25: 2.", true},
+		{"5.75", "Classes pIC50 &lt; 5.75: 3 and pIC50 &gt;= 5.75: 2. 1 without a value cannot be read.", true},
+		{"5", "Classes pIC50 &lt; 5: 1 and pIC50 &gt;= 5: 4.", true},
+		{" 7.25 ", "Classes pIC50 &lt; 7.25: 3 and pIC50 &gt;= 7.25: 2.", true},
 		{"9", "The threshold leaves one class: choose another.", false},
 		{"1e", `The threshold &#34;1e&#34; is not a number.`, false},
 		{"NaN", "is not a number", false},
@@ -137,7 +137,7 @@ func TestDataFileStates(t *testing.T) {
 		Data: []byte("smiles,rings,same\nC,0,x\nCC,1,x\nC1CC1,1,x\nc1ccccc1,2,x\n")}}}, nil, nil)
 	n := &DataFile{Name: "n.csv", Inspection: resp.Inspection, Values: resp.Arrays, SMILES: "smiles", Target: "rings"}
 	n.Threshold = suggestedThreshold(n.Inspection, "rings", n.Values)
-	if html := app.HTMLString(n); n.Threshold != "1" || !strings.Contains(html, "Classes &lt; 1: 1 and &gt;= 1: 3.") || !loadEnabled(html) {
+	if html := app.HTMLString(n); n.Threshold != "1" || !strings.Contains(html, "Classes rings &lt; 1: 1 and rings &gt;= 1: 3.") || !loadEnabled(html) {
 		t.Errorf("rings: threshold %q\n%s", n.Threshold, html)
 	}
 	if n.Threshold = ""; !strings.Contains(app.HTMLString(n), "Each of the 3 different values of rings is a class. Give a threshold") || !loadEnabled(app.HTMLString(n)) {
@@ -294,12 +294,12 @@ func TestOwnDataFlow(t *testing.T) {
 	e.ConsumeAll()
 	s := r.data.summary
 	if s == nil || s.Name != "mols" || r.data.key != loads[2].req.Dataset || f.bad != nil ||
-		!reflect.DeepEqual(s.Classes, []protocol.Class{{Label: "< 5.75", Count: 3}, {Label: ">= 5.75", Count: 2}}) {
+		!reflect.DeepEqual(s.Classes, []protocol.Class{{Label: "pIC50 < 5.75", Count: 3}, {Label: "pIC50 >= 5.75", Count: 2}}) {
 		t.Fatalf("loaded %+v", s)
 	}
 	html = app.HTMLString(r.dataTab())
 	for _, want := range []string{"mols.csv: a CSV table of 7 rows, SMILES in SMILES", "pIC50, cut at 5.75", "2 of 7 rows, which cannot be read:",
-		"&lt; 5.75 × 3", "&gt;= 5.75 × 2", `id="data-graph-name"`, ">m1<"} {
+		"pIC50 &lt; 5.75 × 3", "pIC50 &gt;= 5.75 × 2", `id="data-graph-name"`, ">m1<"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in\n%s", want, html)
 		}

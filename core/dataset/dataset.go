@@ -40,7 +40,7 @@ type Options struct {
 	// (any case), else the only one that is not name-like.
 	Target string `json:"target,omitempty"`
 	// Threshold, when set, cuts a numeric target into the classes
-	// "< X" and ">= X".
+	// "<target> < X" and "<target> >= X" (CutClasses).
 	Threshold *float64 `json:"threshold,omitempty"`
 	// SkipBad drops the records that cannot be read (a bad SMILES or
 	// molfile record, an empty or missing target, a target that is not a
@@ -464,15 +464,17 @@ func Median(values []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// CutClasses names the two classes of a threshold x: "< x" and ">= x".
-func CutClasses(x float64) []string {
+// CutClasses names the two classes of target cut at the threshold x:
+// "target < x" and "target >= x", so that the classes say what they
+// mean wherever they appear (models, predictions, the page).
+func CutClasses(target string, x float64) []string {
 	t := strconv.FormatFloat(x, 'g', -1, 64)
-	return []string{"< " + t, ">= " + t}
+	return []string{target + " < " + t, target + " >= " + t}
 }
 
 // cut labels values by the threshold x.
 func cut(name, target string, values []float64, x float64) ([]int, []string, error) {
-	names := CutClasses(x)
+	names := CutClasses(target, x)
 	labels := make([]int, len(values))
 	counts := [2]int{}
 	for i, v := range values {
@@ -483,12 +485,12 @@ func cut(name, target string, values []float64, x float64) ([]int, []string, err
 	}
 	if counts[0] == 0 || counts[1] == 0 {
 		lo, hi := slices.Min(values), slices.Max(values)
-		side := names[0]
+		side := "<"
 		if counts[0] == 0 {
-			side = names[1]
+			side = ">="
 		}
-		return nil, nil, fmt.Errorf("%s: every value of %q is %s (the values run from %g to %g, median %g): "+
-			"the threshold leaves one class", name, target, side, lo, hi, Median(values))
+		return nil, nil, fmt.Errorf("%s: every value of %q is %s %g (the values run from %g to %g, median %g): "+
+			"the threshold leaves one class", name, target, side, x, lo, hi, Median(values))
 	}
 	return labels, names, nil
 }

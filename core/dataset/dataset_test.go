@@ -78,13 +78,13 @@ func TestThreshold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(ds.Classes, []string{"< 6", ">= 6"}) || !reflect.DeepEqual(ds.Labels, []int{0, 1, 1, 0}) {
+	if !reflect.DeepEqual(ds.Classes, []string{"pIC50 < 6", "pIC50 >= 6"}) || !reflect.DeepEqual(ds.Labels, []int{0, 1, 1, 0}) {
 		t.Errorf("classes %v labels %v", ds.Classes, ds.Labels)
 	}
 	if !rep.Numeric || rep.Median != 5.6 {
 		t.Errorf("report %+v, want the median 5.6", rep)
 	}
-	if got := dataset.CutClasses(0.25); !reflect.DeepEqual(got, []string{"< 0.25", ">= 0.25"}) {
+	if got := dataset.CutClasses("pAct", 0.25); !reflect.DeepEqual(got, []string{"pAct < 0.25", "pAct >= 0.25"}) {
 		t.Errorf("CutClasses %v", got)
 	}
 	if m := dataset.Median([]float64{3, 1, 2}); m != 2 {

@@ -243,8 +243,14 @@ type Grid struct {
 // at the centres of Grid's pixels (row-major, row 0 at the lowest
 // persistence); a Train response adds Arrays["before"], the initial one.
 type Info struct {
-	Dataset    string   `json:"dataset"`
-	Classes    []string `json:"classes"`
+	Dataset string   `json:"dataset"`
+	Classes []string `json:"classes"`
+	// Target is the column, SD property or GraphML key whose values are
+	// the classes, when the model was trained in this page on a molecule
+	// file; "" for a TU or SWC dataset and for a model read from a file
+	// (a model file does not record it; a threshold's classes name it:
+	// "pAct < 6.44").
+	Target     string   `json:"target,omitempty"`
 	Descriptor string   `json:"descriptor"`
 	Init       string   `json:"init"`
 	M          int      `json:"m"`
