@@ -314,3 +314,29 @@ func TestOwnDataFlow(t *testing.T) {
 		t.Errorf("error %q, summary %v", r.data.err, r.data.summary.Name)
 	}
 }
+
+// TestNotAnSDFile: a PNG named x.sdf is not shown as an SD file of one
+// unreadable record: the Data tab says it is not an SD file, once, and
+// what one is.
+func TestNotAnSDFile(t *testing.T) {
+	png, err := os.ReadFile(filepath.Join("..", "core", "graphfile", "testdata", "icon.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	var w jobs.Worker
+	r.act(func(ctx app.Context) { r.uploaded(ctx, []protocol.File{{Name: "x.sdf", Data: png}}, nil) })
+	e.ConsumeAll()
+	ins := b.of(protocol.InspectData)
+	if len(ins) != 1 {
+		t.Fatalf("%d inspections", len(ins))
+	}
+	run(t, &w, ins[0], nil)
+	e.ConsumeAll()
+	html := app.HTMLString(r.dataTab())
+	want := "x.sdf: this is not an SD file: it is a PNG image; an SD file is text: molfile records, each with its counts line (ending V2000 or V3000) on its fourth line"
+	if !strings.HasPrefix(r.data.err, want) || r.data.file != nil || !strings.Contains(html, `id="load-error"`) || strings.Contains(html, "1 records") {
+		t.Errorf("error %q, file %v, tab\n%s", r.data.err, r.data.file, html)
+	}
+}

@@ -159,7 +159,10 @@ func (r *Root) inspectFile(ctx app.Context, smiles string) {
 					return
 				}
 				r.status = "Reading failed."
-				r.data.err = "Could not read " + file.Name + ": " + err.Error()
+				r.data.err = err.Error()
+				if !strings.HasPrefix(r.data.err, file.Name+":") {
+					r.data.err = "Could not read " + file.Name + ": " + r.data.err
+				}
 				if f.in == nil {
 					r.data.file = nil // nothing to show of it
 				}

@@ -186,6 +186,13 @@ func (f *File) FirstError() error {
 // tried (Parse reports record errors so too).
 func ReadFile(name string, data []byte, o Options) (*File, error) {
 	ext := strings.ToLower(filepath.Ext(name))
+	format := byExtension(ext)
+	if ext == ".csv" {
+		format = FormatCSV
+	}
+	if err := notText(name, format, data); err != nil {
+		return nil, err
+	}
 	if format := byExtension(ext); format != "" {
 		return readAs(format, name, data, o)
 	}
@@ -205,7 +212,7 @@ func ReadFile(name string, data []byte, o Options) (*File, error) {
 		}
 		return readText(name, data)
 	}
-	format := sniff(data, o)
+	format = sniff(data, o)
 	if format == "" {
 		return readText(name, data)
 	}
