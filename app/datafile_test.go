@@ -93,7 +93,7 @@ func TestDataFileStates(t *testing.T) {
 	f := inspected(t)
 	html := app.HTMLString(f)
 	for _, want := range []string{
-		"A CSV table of 7 rows; the names come from ID. Molecules that cannot be read: 1 of the 7 rows; Load lists them.",
+		"A CSV table of 7 rows; the names come from ID. Molecules that cannot be read: 1 of the 7 rows; Load lists it.",
 		"The 3 columns found", `data-column="activity"`, `data-column="pIC50"`, "numbers, median 5.75", "inactive · active",
 		"Each of the 2 different values of activity is a class.",
 	} {
@@ -298,7 +298,7 @@ func TestOwnDataFlow(t *testing.T) {
 		t.Fatalf("loaded %+v", s)
 	}
 	html = app.HTMLString(r.dataTab())
-	for _, want := range []string{"mols.csv: a CSV table of 7 rows, SMILES in SMILES", "pIC50, cut at 5.75", "2 of 7 rows, which cannot be read:",
+	for _, want := range []string{"mols.csv: a CSV table of 7 rows, the SMILES from the column &#34;SMILES&#34;", "pIC50, cut at 5.75", "2 of the 7 rows, which cannot be read:",
 		"pIC50 &lt; 5.75 × 3", "pIC50 &gt;= 5.75 × 2", `id="data-graph-name"`, ">m1<"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in\n%s", want, html)
@@ -338,5 +338,23 @@ func TestNotAnSDFile(t *testing.T) {
 	want := "x.sdf: this is not an SD file: it is a PNG image; an SD file is text: molfile records, each with its counts line (ending V2000 or V3000) on its fourth line"
 	if !strings.HasPrefix(r.data.err, want) || r.data.file != nil || !strings.Contains(html, `id="load-error"`) || strings.Contains(html, "1 records") {
 		t.Errorf("error %q, file %v, tab\n%s", r.data.err, r.data.file, html)
+	}
+}
+
+// TestOneRecordAgrees: an SD file of one record and one property reads
+// "1 record", "the 1 property found, with its", "the only record".
+func TestOneRecordAgrees(t *testing.T) {
+	in := &protocol.DataInspection{File: "one.sdf", Format: protocol.FormatSD, Records: 1,
+		Columns: []protocol.DataColumn{{Name: "pAct", Values: 1, Distinct: 1, Numeric: true, Median: 6, Examples: []string{"6"}}},
+		Bad:     &protocol.BadRecords{File: "one.sdf", Unit: "records", Total: 1, Count: 1}}
+	html := app.HTMLString(&DataFile{Name: "one.sdf", Inspection: in})
+	for _, want := range []string{"An SD file of 1 record.", "Molecules that cannot be read: the only record; Load lists it.",
+		"The 1 property found, with its first different values"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in\n%s", want, html)
+		}
+	}
+	if strings.Contains(html, "1 records") || strings.Contains(html, "1 properties") {
+		t.Errorf("a plural after 1 in\n%s", html)
 	}
 }

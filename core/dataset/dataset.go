@@ -101,9 +101,12 @@ type BadRecordsError struct {
 
 func (e *BadRecordsError) Error() string {
 	var b strings.Builder
-	if len(e.Bad) == e.Total {
+	switch {
+	case e.Total == 1:
+		fmt.Fprintf(&b, "%s: its only %s cannot be read: ", e.File, strings.TrimSuffix(e.Unit, "s"))
+	case len(e.Bad) == e.Total:
 		fmt.Fprintf(&b, "%s: none of the %d %s can be read: ", e.File, e.Total, e.Unit)
-	} else {
+	default:
 		fmt.Fprintf(&b, "%s: %d of %d %s cannot be read: ", e.File, len(e.Bad), e.Total, e.Unit)
 	}
 	for i, s := range e.Bad[:min(shownBad, len(e.Bad))] {

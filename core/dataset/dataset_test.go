@@ -221,7 +221,7 @@ func TestReadFolders(t *testing.T) {
 	if err := os.WriteFile(path, []byte("smiles,y\nC1CC,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := dataset.Read(path, dataset.Options{}); err == nil || !strings.HasPrefix(err.Error(), "mols.csv: none of the 1 rows") {
+	if _, _, err := dataset.Read(path, dataset.Options{}); err == nil || !strings.HasPrefix(err.Error(), "mols.csv: its only row cannot be read: row 1 (line 2)") {
 		t.Errorf("file: %v", err)
 	}
 }

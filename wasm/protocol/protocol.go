@@ -250,12 +250,12 @@ type Info struct {
 	// file; "" for a TU or SWC dataset and for a model read from a file
 	// (a model file does not record it; a threshold's classes name it:
 	// "pAct < 6.44").
-	Target     string   `json:"target,omitempty"`
-	Descriptor string   `json:"descriptor"`
-	Init       string   `json:"init"`
-	M          int      `json:"m"`
-	Sigma      float64  `json:"sigma"`
-	C          float64  `json:"C"`
+	Target     string  `json:"target,omitempty"`
+	Descriptor string  `json:"descriptor"`
+	Init       string  `json:"init"`
+	M          int     `json:"m"`
+	Sigma      float64 `json:"sigma"`
+	C          float64 `json:"C"`
 	// GaussWidth is the width of the SVM's Gaussian of the WKPI distance
 	// (model.Model.GaussWidth); 0 when the SVM uses the WKPI kernel.
 	GaussWidth float64   `json:"gaussWidth,omitempty"`
