@@ -276,7 +276,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 		ds.Graphs = append(ds.Graphs, r.Graph)
 		ds.Names = append(ds.Names, r.Name)
 		raw = append(raw, v)
-		where = append(where, r.Where)
+		where = append(where, valueWhere(r, target))
 	}
 	if len(bad) > 0 && (!o.SkipBad || len(bad) == len(f.Records)) {
 		return nil, nil, &BadRecordsError{File: name, Unit: Unit(f.Format), Total: len(f.Records), Bad: bad}
@@ -418,6 +418,15 @@ func list(names []string) string {
 	return s
 }
 
+// valueWhere locates a record's target value in messages: an SD data
+// item by its value's line ("record 3 (line 60)"), else the record.
+func valueWhere(r graphfile.Record, target string) string {
+	if p, ok := r.Property(target); ok && p.Line > 0 {
+		return fmt.Sprintf("record %d (line %d)", r.Index, p.Line)
+	}
+	return r.Where
+}
+
 // targetValue returns a record's target, or why it has none.
 func targetValue(name, format string, r graphfile.Record, target string, threshold *float64) (string, error) {
 	v, ok := r.Prop(target)
@@ -428,12 +437,13 @@ func targetValue(name, format string, r graphfile.Record, target string, thresho
 		return "", fmt.Errorf("%s %s: no property <%s>", name, r.Where, target)
 	}
 	v = strings.TrimSpace(v)
+	where := valueWhere(r, target)
 	if v == "" {
-		return "", fmt.Errorf("%s %s: empty target %q", name, r.Where, target)
+		return "", fmt.Errorf("%s %s: empty target %q", name, where, target)
 	}
 	if threshold != nil {
 		if x, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return "", fmt.Errorf("%s %s: target %q is %q, not a number, which a threshold needs", name, r.Where, target, v)
+			return "", fmt.Errorf("%s %s: target %q is %q, not a number, which a threshold needs", name, where, target, v)
 		}
 	}
 	return v, nil

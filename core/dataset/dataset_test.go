@@ -92,6 +92,25 @@ func TestThreshold(t *testing.T) {
 	}
 }
 
+// TestSDValueLines: an error about an SD record's target names the line
+// of its value, not the record's first line (each molfile of sdf takes
+// 8 lines, each data item 3: header, value, blank).
+func TestSDValueLines(t *testing.T) {
+	data := sdf([]string{"a", "MW", "180", "pAct", "n/a"}, []string{"b", "pAct", "6.5"}, []string{"c", "pAct", ""})
+	_, _, err := dataset.Parse("m.sdf", []byte(data), dataset.Options{Target: "pAct", Threshold: ptr(6)})
+	var bad *dataset.BadRecordsError
+	if !errors.As(err, &bad) || len(bad.Bad) != 2 ||
+		bad.Bad[0].Problem != `m.sdf record 1 (line 13): target "pAct" is "n/a", not a number, which a threshold needs` ||
+		bad.Bad[1].Problem != `m.sdf record 3 (line 37): empty target "pAct"` || bad.Bad[0].Where != "record 1 (line 1)" {
+		t.Errorf("threshold: %v", err)
+	}
+	data = sdf([]string{"a", "pAct", "6"}, []string{"b", "pAct", "6.5"})
+	_, _, err = dataset.Parse("m.sdf", []byte(data), dataset.Options{Target: "pAct"})
+	if err == nil || !strings.Contains(err.Error(), `("6.5" in record 2 (line 22))`) {
+		t.Errorf("real numbers: %v", err)
+	}
+}
+
 func TestSDFAndGraphML(t *testing.T) {
 	data := sdf([]string{"aspirin", "ACTIVITY", "1", "ID", "A1"}, []string{"", "ACTIVITY", "0", "ID", "B2"}, []string{"", "activity_2", "5", "ACTIVITY", "1"})
 	ds, rep, err := dataset.Parse("mols.sdf", []byte(data), dataset.Options{})

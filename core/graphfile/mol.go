@@ -479,12 +479,13 @@ func dataItems(name string, lines []string, from, end int) ([]Property, error) {
 		}
 		seen[key] = i + 1
 		i++
+		line := i + 1
 		var value []string
 		for i < end && strings.TrimSpace(lines[i]) != "" && !isItemHeader(lines[i]) {
 			value = append(value, strings.TrimRight(lines[i], " "))
 			i++
 		}
-		props = append(props, Property{Key: key, Value: strings.Join(value, "\n")})
+		props = append(props, Property{Key: key, Value: strings.Join(value, "\n"), Line: line})
 	}
 	return props, nil
 }
