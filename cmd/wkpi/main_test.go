@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -192,6 +193,15 @@ func TestEvalTrainPredict(t *testing.T) {
 	}
 	if res.Dataset != "MUTAG" || len(res.Folds) != 3 || res.Baseline < 0.75 {
 		t.Errorf("eval result %+v", res)
+	}
+	// The per-fold table numbers repeats and folds from 1, as people count.
+	var numbers [][2]string
+	for _, l := range lines[1:4] {
+		f := strings.Fields(l)
+		numbers = append(numbers, [2]string{f[0], f[1]})
+	}
+	if !strings.HasPrefix(strings.TrimSpace(lines[0]), "repeat") || !reflect.DeepEqual(numbers, [][2]string{{"1", "1"}, {"1", "2"}, {"1", "3"}}) {
+		t.Errorf("per-fold table numbered %v, want repeat 1, folds 1 to 3:\n%s", numbers, stdout)
 	}
 
 	modelPath := filepath.Join(t.TempDir(), "model.json")
