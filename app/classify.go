@@ -71,8 +71,7 @@ func (c *ClassifyTab) Render() app.UI {
 					app.H2().Text("Classify molecules with the model of "+c.Model.Dataset),
 					app.P().ID("classify-about").Body(
 						app.Strong().ID("classify-mode").Text(modeLine(c.Model.Mode)),
-						app.Text(fmt.Sprintf(" Its classes are %s, the labels of %s's graph label file; %s's files do not say what they mean.",
-							classList(c.Model.Classes), c.Model.Dataset, c.Model.Dataset)),
+						app.Text(" "+aboutClasses(c.Model)),
 					),
 				)
 			}),
@@ -342,6 +341,33 @@ func className(label string) string {
 		return ""
 	}
 	return "class " + label
+}
+
+// aboutClasses says what a model's classes are: a threshold's classes
+// name their target and cut ("pAct < 6.44"), a molecule file's classes
+// are the values of its target column, a bundled TU dataset's are the
+// labels of its graph label file, which does not say what they mean.
+func aboutClasses(m *protocol.Info) string {
+	list := classList(m.Classes)
+	switch {
+	case cutPair(m.Classes):
+		return fmt.Sprintf("Its classes are %s.", list)
+	case m.Target != "":
+		return fmt.Sprintf("Its classes are the values of %s in %s's file: %s.", m.Target, m.Dataset, list)
+	case slices.Contains(Demos, m.Dataset):
+		return fmt.Sprintf("Its classes are %s, the labels of %s's graph label file; %s's files do not say what they mean.", list, m.Dataset, m.Dataset)
+	}
+	return fmt.Sprintf("Its classes are %s, as the data it was trained on (%s) names them.", list, m.Dataset)
+}
+
+// cutPair reports whether classes are the two classes of a threshold,
+// "T < X" and "T >= X" (core/dataset.CutClasses).
+func cutPair(classes []string) bool {
+	if len(classes) != 2 {
+		return false
+	}
+	t, x, ok := strings.Cut(classes[0], " < ")
+	return ok && t != "" && classes[1] == t+" >= "+x
 }
 
 func classList(classes []string) string {

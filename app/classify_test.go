@@ -247,3 +247,35 @@ func TestClassifyReplacesRunning(t *testing.T) {
 		t.Errorf("graphs %+v, running %v", cl.graphs, cl.running)
 	}
 }
+
+// TestAboutClasses: the Classify tab says what a model's classes are: a
+// threshold's classes by their names, a molecule file's by its target
+// column, a bundled TU dataset's as the labels of its label file, and
+// nothing it does not know.
+func TestAboutClasses(t *testing.T) {
+	for _, tc := range []struct {
+		info protocol.Info
+		want string
+	}{
+		{protocol.Info{Dataset: "chembl", Classes: []string{"pAct < 6.44", "pAct >= 6.44"}},
+			"Its classes are class pAct < 6.44, class pAct >= 6.44."},
+		{protocol.Info{Dataset: "chembl", Classes: []string{"pAct < 6.44", "pAct >= 6.44"}, Target: "pAct"},
+			"Its classes are class pAct < 6.44, class pAct >= 6.44."},
+		{protocol.Info{Dataset: "chembl", Classes: []string{"active", "inactive"}, Target: "outcome"},
+			"Its classes are the values of outcome in chembl's file: class active, class inactive."},
+		{protocol.Info{Dataset: "MUTAG", Classes: []string{"-1", "1"}},
+			"Its classes are class -1, class 1, the labels of MUTAG's graph label file; MUTAG's files do not say what they mean."},
+		{protocol.Info{Dataset: "chembl", Classes: []string{"0", "1"}},
+			"Its classes are class 0, class 1, as the data it was trained on (chembl) names them."},
+		// Not a cut: the targets differ.
+		{protocol.Info{Dataset: "x", Classes: []string{"a < 1", "b >= 1"}},
+			"Its classes are class a < 1, class b >= 1, as the data it was trained on (x) names them."},
+	} {
+		if got := aboutClasses(&tc.info); got != tc.want {
+			t.Errorf("%+v:\n got %q\nwant %q", tc.info, got, tc.want)
+		}
+		if strings.Contains(aboutClasses(&tc.info), "do not say") && tc.info.Dataset != "MUTAG" {
+			t.Errorf("%s: claims its files do not say what the classes mean", tc.info.Dataset)
+		}
+	}
+}

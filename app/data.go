@@ -92,7 +92,7 @@ func (d *DataTab) summary() app.UI {
 				app.If(s.Source != nil, func() app.UI { return sourceFile(s.Source) }),
 				app.If(s.Source != nil, func() app.UI { return sourceTarget(s.Source) }),
 				app.If(s.Source != nil && s.Source.Skipped != nil, func() app.UI { return sourceSkipped(s.Source.Skipped) }),
-				app.Dt().Text("Graphs"), app.Dd().ID("summary-graphs").Text(fmt.Sprintf("%d graphs", s.Graphs)),
+				app.Dt().Text("Graphs"), app.Dd().ID("summary-graphs").Text(protocol.Count(s.Graphs, "graphs")),
 				app.Dt().Text("Classes"), app.Dd().ID("summary-classes").Body(
 					app.Text(fmt.Sprintf("%d classes: ", len(s.Classes))),
 					app.Range(s.Classes).Slice(func(i int) app.UI {
@@ -121,9 +121,9 @@ func (d *DataTab) summary() app.UI {
 
 // sourceFile names the molecule file a dataset was read from.
 func sourceFile(src *protocol.DataSource) app.UI {
-	file := fmt.Sprintf("%s: %s of %d %s", src.File, protocol.FormatName(src.Format), src.Records, protocol.Unit(src.Format))
+	file := fmt.Sprintf("%s: %s of %s", src.File, protocol.FormatName(src.Format), protocol.Count(src.Records, protocol.Unit(src.Format)))
 	if src.Options.SMILES != "" {
-		file += ", SMILES in " + src.Options.SMILES
+		file += fmt.Sprintf(", the SMILES from the column %q", src.Options.SMILES)
 	}
 	return app.Div().Class("dl-group").Body(app.Dt().Text("File"), app.Dd().ID("summary-source").Text(file))
 }
@@ -143,7 +143,7 @@ func sourceSkipped(b *protocol.BadRecords) app.UI {
 	return app.Div().Class("dl-group").Body(
 		app.Dt().Text("Left out"),
 		app.Dd().ID("summary-skipped").Body(
-			app.Text(fmt.Sprintf("%d of %d %s, which cannot be read:", b.Count, b.Total, b.Unit)),
+			app.Text(capitalise(b.Which())+", which cannot be read:"),
 			badList(b),
 		),
 	)

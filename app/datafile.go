@@ -56,7 +56,7 @@ func (f *DataFile) Render() app.UI {
 		// so that the keyboard scrolls it too.
 		app.Div().Class("scroll").TabIndex(0).Attr("role", "region").Aria("label", capitalise(what)+" of "+f.Name).Body(
 			app.Table().ID("datafile-columns").Class("data-columns").Body(
-				app.Caption().Text(fmt.Sprintf("The %d %s found, with their first different values", len(in.Columns), what)),
+				app.Caption().Text(fmt.Sprintf("The %d %s found, with %s first different values", len(in.Columns), what, plural(len(in.Columns), "its", "their"))),
 				app.THead().Body(app.Tr().Body(
 					app.Th().Scope("col").Text("Name"),
 					app.Th().Scope("col").Text("Values"),
@@ -96,13 +96,13 @@ func (f *DataFile) Render() app.UI {
 // names come from, and how many molecules cannot be read.
 func (f *DataFile) description() string {
 	in := f.Inspection
-	s := capitalise(fmt.Sprintf("%s of %d %s", protocol.FormatName(in.Format), in.Records, protocol.Unit(in.Format)))
+	s := capitalise(protocol.FormatName(in.Format) + " of " + protocol.Count(in.Records, protocol.Unit(in.Format)))
 	if in.Name != "" {
 		s += "; the names come from " + in.Name
 	}
 	s += "."
 	if in.Bad != nil {
-		s += fmt.Sprintf(" Molecules that cannot be read: %d of the %d %s; Load lists them.", in.Bad.Count, in.Bad.Total, in.Bad.Unit)
+		s += fmt.Sprintf(" Molecules that cannot be read: %s; Load lists %s.", in.Bad.Which(), plural(in.Bad.Count, "it", "them"))
 	}
 	if protocol.IsTable(in.Format) && in.SMILES == "" {
 		s += " No column is named SMILES: pick the column that holds them."
@@ -222,10 +222,10 @@ func (f *DataFile) classes() string {
 	}
 	values, known := f.Values[protocol.ColumnValues+c.Name]
 	if !known {
-		return fmt.Sprintf("Classes %s and %s.", cutName("<", x), cutName(">=", x))
+		return fmt.Sprintf("Classes %s and %s.", cutName(c.Name, "<", x), cutName(c.Name, ">=", x))
 	}
 	below, above, none := cutCounts(values, x)
-	s := fmt.Sprintf("Classes %s: %d and %s: %d.", cutName("<", x), below, cutName(">=", x), above)
+	s := fmt.Sprintf("Classes %s: %d and %s: %d.", cutName(c.Name, "<", x), below, cutName(c.Name, ">=", x), above)
 	switch {
 	case below == 0 || above == 0:
 		s += " The threshold leaves one class: choose another."
@@ -292,11 +292,11 @@ func (f *DataFile) badRecords() app.UI {
 	b := f.Bad
 	good := b.Total - b.Count
 	return app.Div().ID("bad-rows").Class("error bad-rows").Attr("role", "alert").Body(
-		app.P().ID("bad-rows-count").Text(fmt.Sprintf("%d of the %d %s of %s cannot be read, so nothing was loaded:", b.Count, b.Total, b.Unit, b.File)),
+		app.P().ID("bad-rows-count").Text(fmt.Sprintf("%s of %s cannot be read, so nothing was loaded:", capitalise(b.Which()), b.File)),
 		badList(b),
 		app.If(good > 0, func() app.UI {
 			return app.Button().ID("load-good").Attr("disabled", flag(f.Busy)).
-				Text(fmt.Sprintf("Load the %d good %s", good, b.Unit)).
+				Text("Load the " + protocol.Count(good, "good "+b.Unit)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					if f.OnLoad != nil {
 						f.OnLoad(true)
@@ -337,8 +337,9 @@ func cutCounts(values []float64, x float64) (below, above, none int) {
 	return below, above, none
 }
 
-// cutName names a class of a threshold as core/dataset.CutClasses does.
-func cutName(op string, x float64) string { return op + " " + number(x) }
+// cutName names a class of target cut at x as core/dataset.CutClasses
+// does.
+func cutName(target, op string, x float64) string { return target + " " + op + " " + number(x) }
 
 // columnWord names a format's columns: a table's columns, an SD file's
 // properties, a GraphML collection's keys.

@@ -93,7 +93,7 @@ func TestDataFileStates(t *testing.T) {
 	f := inspected(t)
 	html := app.HTMLString(f)
 	for _, want := range []string{
-		"A CSV table of 7 rows; the names come from ID. Molecules that cannot be read: 1 of the 7 rows; Load lists them.",
+		"A CSV table of 7 rows; the names come from ID. Molecules that cannot be read: 1 of the 7 rows; Load lists it.",
 		"The 3 columns found", `data-column="activity"`, `data-column="pIC50"`, "numbers, median 5.75", "inactive · active",
 		"Each of the 2 different values of activity is a class.",
 	} {
@@ -111,9 +111,9 @@ func TestDataFileStates(t *testing.T) {
 		threshold, want string
 		load            bool
 	}{
-		{"5.75", "Classes &lt; 5.75: 3 and &gt;= 5.75: 2. 1 without a value cannot be read.", true},
-		{"5", "Classes &lt; 5: 1 and &gt;= 5: 4.", true},
-		{" 7.25 ", "Classes &lt; 7.25: 3 and &gt;= 7.25: 2.", true},
+		{"5.75", "Classes pIC50 &lt; 5.75: 3 and pIC50 &gt;= 5.75: 2. 1 without a value cannot be read.", true},
+		{"5", "Classes pIC50 &lt; 5: 1 and pIC50 &gt;= 5: 4.", true},
+		{" 7.25 ", "Classes pIC50 &lt; 7.25: 3 and pIC50 &gt;= 7.25: 2.", true},
 		{"9", "The threshold leaves one class: choose another.", false},
 		{"1e", `The threshold &#34;1e&#34; is not a number.`, false},
 		{"NaN", "is not a number", false},
@@ -137,7 +137,7 @@ func TestDataFileStates(t *testing.T) {
 		Data: []byte("smiles,rings,same\nC,0,x\nCC,1,x\nC1CC1,1,x\nc1ccccc1,2,x\n")}}}, nil, nil)
 	n := &DataFile{Name: "n.csv", Inspection: resp.Inspection, Values: resp.Arrays, SMILES: "smiles", Target: "rings"}
 	n.Threshold = suggestedThreshold(n.Inspection, "rings", n.Values)
-	if html := app.HTMLString(n); n.Threshold != "1" || !strings.Contains(html, "Classes &lt; 1: 1 and &gt;= 1: 3.") || !loadEnabled(html) {
+	if html := app.HTMLString(n); n.Threshold != "1" || !strings.Contains(html, "Classes rings &lt; 1: 1 and rings &gt;= 1: 3.") || !loadEnabled(html) {
 		t.Errorf("rings: threshold %q\n%s", n.Threshold, html)
 	}
 	if n.Threshold = ""; !strings.Contains(app.HTMLString(n), "Each of the 3 different values of rings is a class. Give a threshold") || !loadEnabled(app.HTMLString(n)) {
@@ -294,12 +294,12 @@ func TestOwnDataFlow(t *testing.T) {
 	e.ConsumeAll()
 	s := r.data.summary
 	if s == nil || s.Name != "mols" || r.data.key != loads[2].req.Dataset || f.bad != nil ||
-		!reflect.DeepEqual(s.Classes, []protocol.Class{{Label: "< 5.75", Count: 3}, {Label: ">= 5.75", Count: 2}}) {
+		!reflect.DeepEqual(s.Classes, []protocol.Class{{Label: "pIC50 < 5.75", Count: 3}, {Label: "pIC50 >= 5.75", Count: 2}}) {
 		t.Fatalf("loaded %+v", s)
 	}
 	html = app.HTMLString(r.dataTab())
-	for _, want := range []string{"mols.csv: a CSV table of 7 rows, SMILES in SMILES", "pIC50, cut at 5.75", "2 of 7 rows, which cannot be read:",
-		"&lt; 5.75 × 3", "&gt;= 5.75 × 2", `id="data-graph-name"`, ">m1<"} {
+	for _, want := range []string{"mols.csv: a CSV table of 7 rows, the SMILES from the column &#34;SMILES&#34;", "pIC50, cut at 5.75", "2 of the 7 rows, which cannot be read:",
+		"pIC50 &lt; 5.75 × 3", "pIC50 &gt;= 5.75 × 2", `id="data-graph-name"`, ">m1<"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in\n%s", want, html)
 		}
@@ -312,5 +312,49 @@ func TestOwnDataFlow(t *testing.T) {
 	if !strings.Contains(r.data.err, "the threshold leaves one class") || !strings.Contains(r.data.err, "The dataset mols is still loaded.") ||
 		r.data.summary != s || f.bad != nil {
 		t.Errorf("error %q, summary %v", r.data.err, r.data.summary.Name)
+	}
+}
+
+// TestNotAnSDFile: a PNG named x.sdf is not shown as an SD file of one
+// unreadable record: the Data tab says it is not an SD file, once, and
+// what one is.
+func TestNotAnSDFile(t *testing.T) {
+	png, err := os.ReadFile(filepath.Join("..", "core", "graphfile", "testdata", "icon.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	var w jobs.Worker
+	r.act(func(ctx app.Context) { r.uploaded(ctx, []protocol.File{{Name: "x.sdf", Data: png}}, nil) })
+	e.ConsumeAll()
+	ins := b.of(protocol.InspectData)
+	if len(ins) != 1 {
+		t.Fatalf("%d inspections", len(ins))
+	}
+	run(t, &w, ins[0], nil)
+	e.ConsumeAll()
+	html := app.HTMLString(r.dataTab())
+	want := "x.sdf: this is not an SD file: it is a PNG image; an SD file is text: molfile records, each with its counts line (ending V2000 or V3000) on its fourth line"
+	if !strings.HasPrefix(r.data.err, want) || r.data.file != nil || !strings.Contains(html, `id="load-error"`) || strings.Contains(html, "1 records") {
+		t.Errorf("error %q, file %v, tab\n%s", r.data.err, r.data.file, html)
+	}
+}
+
+// TestOneRecordAgrees: an SD file of one record and one property reads
+// "1 record", "the 1 property found, with its", "the only record".
+func TestOneRecordAgrees(t *testing.T) {
+	in := &protocol.DataInspection{File: "one.sdf", Format: protocol.FormatSD, Records: 1,
+		Columns: []protocol.DataColumn{{Name: "pAct", Values: 1, Distinct: 1, Numeric: true, Median: 6, Examples: []string{"6"}}},
+		Bad:     &protocol.BadRecords{File: "one.sdf", Unit: "records", Total: 1, Count: 1}}
+	html := app.HTMLString(&DataFile{Name: "one.sdf", Inspection: in})
+	for _, want := range []string{"An SD file of 1 record.", "Molecules that cannot be read: the only record; Load lists it.",
+		"The 1 property found, with its first different values"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in\n%s", want, html)
+		}
+	}
+	if strings.Contains(html, "1 records") || strings.Contains(html, "1 properties") {
+		t.Errorf("a plural after 1 in\n%s", html)
 	}
 }

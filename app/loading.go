@@ -149,7 +149,7 @@ func (r *Root) inspectFile(ctx app.Context, smiles string) {
 					f.target = in.Target
 					f.threshold = suggestedThreshold(in, f.target, f.values)
 				}
-				r.status = fmt.Sprintf("Read %s: %d %s, %d %s.", file.Name, in.Records, protocol.Unit(in.Format), len(in.Columns), columnWord(in.Format, len(in.Columns)))
+				r.status = fmt.Sprintf("Read %s: %s, %d %s.", file.Name, protocol.Count(in.Records, protocol.Unit(in.Format)), len(in.Columns), columnWord(in.Format, len(in.Columns)))
 			})
 		},
 		Fail: func(err error) {
@@ -159,7 +159,10 @@ func (r *Root) inspectFile(ctx app.Context, smiles string) {
 					return
 				}
 				r.status = "Reading failed."
-				r.data.err = "Could not read " + file.Name + ": " + err.Error()
+				r.data.err = err.Error()
+				if !strings.HasPrefix(r.data.err, file.Name+":") {
+					r.data.err = "Could not read " + file.Name + ": " + r.data.err
+				}
 				if f.in == nil {
 					r.data.file = nil // nothing to show of it
 				}
@@ -267,7 +270,7 @@ func (r *Root) load(ctx app.Context, key string) {
 				d := &r.data
 				d.key, d.summary, d.loading, d.err = key, resp.Summary, "", ""
 				r.Backend.Save(key)
-				r.status = fmt.Sprintf("Loaded %s: %d graphs.", resp.Summary.Name, resp.Summary.Graphs)
+				r.status = fmt.Sprintf("Loaded %s: %s.", resp.Summary.Name, protocol.Count(resp.Summary.Graphs, "graphs"))
 				r.explore.clear()
 				r.cancelCV("")
 				r.train.cv = nil // its results belong to the previous dataset
@@ -287,7 +290,7 @@ func (r *Root) load(ctx app.Context, key string) {
 					// The file's panel lists the records and offers to
 					// load the others.
 					d.file.bad = je.Bad
-					r.status = fmt.Sprintf("Loading failed: %d of %d %s cannot be read.", je.Bad.Count, je.Bad.Total, je.Bad.Unit)
+					r.status = fmt.Sprintf("Loading failed: %s cannot be read.", je.Bad.Which())
 					return
 				}
 				d.err = "Could not load " + what + ": " + err.Error()

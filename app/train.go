@@ -91,11 +91,17 @@ func (t *TrainTab) results() app.UI {
 		app.Section().Class("card").ID("train-result").Body(
 			app.H2().Text("Accuracy"),
 			app.If(t.Used != nil, func() app.UI {
-				prefix := "Settings used: "
+				prefix := "What was done: "
 				if t.Restored {
-					prefix = "Results of the last run, from an earlier visit. Settings used: "
+					prefix = "Results of the last run, from an earlier visit. What was done: "
 				}
-				return app.P().ID("train-settings").Class("muted").Text(prefix + describeSettings(*t.Used))
+				return app.Div().ID("train-settings").Class("muted").Body(
+					app.P().ID("train-settings-plain").Text(prefix+plainSettings(*t.Used)),
+					app.Details().ID("train-settings-details").Body(
+						app.Summary().Text("Details: every setting, with the method's symbols"),
+						app.P().Text(describeSettings(*t.Used)),
+					),
+				)
 			}),
 			app.If(t.Model != nil, func() app.UI {
 				return app.P().ID("train-model-mode").DataSet("mode", t.Model.Mode).Text(modeLine(t.Model.Mode))

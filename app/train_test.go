@@ -94,6 +94,21 @@ func TestTrainTabResults(t *testing.T) {
 	if fmt.Sprint(cells) != "[2 0 1 1]" {
 		t.Errorf("learned confusion cells %v, want [2 0 1 1]", cells)
 	}
+	// The settings: plain words first, the symbols behind a disclosure.
+	used := protocol.Training{Spec: spec.Defaults()}
+	html = app.HTMLString(&TrainTab{Summary: s, Folds: rep.Folds, Report: &rep, Used: &used})
+	_, plain, _ := strings.Cut(html, `id="train-settings-plain"`)
+	plain, details, _ := strings.Cut(plain, `id="train-settings-details"`)
+	for _, symbol := range []string{"λ", "μ", "σ", "τ", " = ", "prior", "contrast"} {
+		if strings.Contains(plain, symbol) {
+			t.Errorf("%q in the plain settings line:\n%s", symbol, plain)
+		}
+	}
+	if !strings.Contains(plain, "What was done: Ollivier-Ricci curvature, heat kernel signature and degree read as persistence images") ||
+		!strings.Contains(plain, fmt.Sprintf("%d-fold cross-validation", used.Folds)) ||
+		!strings.Contains(details, "<summary>Details: every setting") || !strings.Contains(details, "prior λ 0.3, contrast μ 0.03") {
+		t.Errorf("settings: plain\n%s\ndetails\n%s", plain, details)
+	}
 	// Without the test (a worker adds it to a run an earlier page saved)
 	// the results show without a verdict.
 	if html := app.HTMLString(&TrainTab{Summary: s, Folds: rep.Folds, Report: &rep}); strings.Contains(html, "train-verdict") || !strings.Contains(html, "75.0 ± 25.0 %") {

@@ -105,6 +105,39 @@ func label(choices [][2]string, id string) string {
 	return id
 }
 
+// plainSettings says what a run did in words a chemist reads without the
+// method's symbols; describeSettings gives every setting behind it.
+func plainSettings(t protocol.Training) string {
+	what := label(Descriptors, t.Descriptor)
+	if t.Descriptor == "given" {
+		what = "The graphs' own node values"
+	}
+	switch t.Extra {
+	case "":
+		if !t.Labels && t.Descriptor != "given" {
+			what += ", heat kernel signature and degree"
+		}
+	case spec.NoExtra:
+	default:
+		what += ", " + strings.ReplaceAll(t.Extra, ",", ", ")
+	}
+	s := what + " read as persistence images"
+	if t.Labels {
+		s += ", with the atom types"
+	}
+	s += fmt.Sprintf("; a weight on the images learned from the training graphs (at most %d steps); "+
+		"%d-fold cross-validation: each fold's graphs predicted by a model trained on the others", t.Iterations, t.Folds)
+	switch {
+	case t.Protocol() == "nested":
+		s += ", with the method's sizes and the classifier's settings chosen inside each fold"
+	case t.Protocol() == "cost":
+		s += ", with the method's sizes chosen inside each fold"
+	case t.ChoosesSVM():
+		s += ", with the classifier's settings chosen inside each fold"
+	}
+	return s + "."
+}
+
 // describeSettings writes the settings a run used, in full.
 func describeSettings(t protocol.Training) string {
 	tau := "fitted"

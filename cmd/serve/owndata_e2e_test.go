@@ -107,12 +107,12 @@ func TestBrowserOwnData(t *testing.T) {
 		chooseText("data-target", "AMW"),
 		until(`document.querySelector("#data-target").selectedOptions[0].textContent === "AMW"`),
 		until(fmt.Sprintf(`document.querySelector("#data-threshold").value === %q`, cut)),
-		textContains("#data-classes", fmt.Sprintf("Classes < %s: %d and >= %s: %d.", cut, countOf(ds, 0), cut, countOf(ds, 1))),
+		textContains("#data-classes", fmt.Sprintf("Classes AMW < %s: %d and AMW >= %s: %d.", cut, countOf(ds, 0), cut, countOf(ds, 1))),
 		until(`!document.querySelector("#data-load").disabled`),
 	)
 	step(t, ctx, "the counts follow the threshold as it is typed",
 		setInput("data-threshold", "300"),
-		textContains("#data-classes", fmt.Sprintf("Classes < 300: %d and >= 300: %d.", countOf(at300, 0), countOf(at300, 1))),
+		textContains("#data-classes", fmt.Sprintf("Classes AMW < 300: %d and AMW >= 300: %d.", countOf(at300, 0), countOf(at300, 1))),
 		setInput("data-threshold", "3x"),
 		textContains("#data-classes", `The threshold "3x" is not a number.`),
 		until(`document.querySelector("#data-load").disabled && document.querySelector("#data-threshold").getAttribute("aria-invalid") !== null`),
@@ -194,6 +194,9 @@ func TestBrowserOwnData(t *testing.T) {
 		until(`!document.querySelector("#classify-run").disabled`),
 		chromedp.Click(chromedp.CSS("#classify-run")),
 		until(`document.querySelectorAll("#predictions tbody tr").length === 4`),
+		// The classes say what they mean: AMW under or over the cut.
+		textContains("#classify-about", fmt.Sprintf("Its classes are class AMW < %s, class AMW >= %s.", cut, cut)),
+		until(`!document.querySelector("#classify-about").textContent.includes("do not say what they mean")`),
 	)
 	checkRows(t, rows(t, ctx), cli, []string{"nitrobenzene", "2-nitrofluorene", "Nc1ccccc1", "anthracene"}, [2]string{ds.Classes[0], ds.Classes[1]})
 	exported := value[string](t, ctx, `fetch(document.querySelector("#classify-csv").href).then(r => r.text())`)
@@ -214,7 +217,7 @@ func TestBrowserOwnData(t *testing.T) {
 	step(t, ctx, "a table with a bad SMILES: the inspection says so",
 		chromedp.Click(chromedp.CSS("#tab-data")),
 		chromedp.SetUploadFiles(chromedp.CSS("#upload"), []string{csv}),
-		textContains("#datafile-what", "A CSV table of 12 rows; the names come from name. Molecules that cannot be read: 1 of the 12 rows; Load lists them."),
+		textContains("#datafile-what", "A CSV table of 12 rows; the names come from name. Molecules that cannot be read: 1 of the 12 rows; Load lists it."),
 		until(`document.querySelector("#data-smiles").selectedOptions[0].textContent === "smiles" &&
 			document.querySelector("#data-target").selectedOptions[0].textContent === "class"`),
 		textContains("#data-classes", "Each of the 2 different values of class is a class."),
@@ -238,7 +241,7 @@ func TestBrowserOwnData(t *testing.T) {
 		textContains("#summary-graphs", "11 graphs"),
 		textContains("#summary-classes", "active × 5"),
 		textContains("#summary-classes", "inactive × 6"),
-		textContains("#summary-skipped", "1 of 12 rows, which cannot be read:"),
+		textContains("#summary-skipped", "1 of the 12 rows, which cannot be read:"),
 		textContains("#summary-skipped", "row 3 (line 4)"),
 		chromedp.WaitNotPresent(chromedp.CSS("#bad-rows")),
 		textContains("#data-graph-name", "mol1"),
@@ -253,7 +256,23 @@ func TestBrowserOwnData(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
 		textContains("#summary-graphs", "11 graphs"),
 		textContains("#summary-target", "class"),
-		textContains("#summary-skipped", "1 of 12 rows"),
+		textContains("#summary-skipped", "1 of the 12 rows"),
+	)
+
+	// A PNG named x.sdf is not an SD file of one unreadable record.
+	png, err := os.ReadFile("../../core/graphfile/testdata/icon.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notSD := filepath.Join(t.TempDir(), "x.sdf")
+	if err := os.WriteFile(notSD, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	step(t, ctx, "a PNG named x.sdf: not an SD file, and what one is",
+		chromedp.SetUploadFiles(chromedp.CSS("#upload"), []string{notSD}),
+		textContains("#load-error", "x.sdf: this is not an SD file: it is a PNG image; an SD file is text: molfile records"),
+		until(`!document.querySelector("#datafile") && !document.querySelector("#load-error").textContent.includes("Could not read")`),
+		textContains("#summary-graphs", "11 graphs"),
 	)
 }
 

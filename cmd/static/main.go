@@ -78,10 +78,58 @@ func main() {
 	flag.StringVar(&o.models, "models", "", `model files (from wkpi train) to bundle, e.g. "mutag.json ptc.json": the site opens on Classify with them`)
 	flag.StringVar(&o.rdkit, "rdkit", "", "folder of RDKit_minimal.js and RDKit_minimal.wasm (npm @rdkit/rdkit's dist), loaded on first use to draw molecules")
 	flag.Parse()
-	if err := build(o); err != nil {
+	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "static:", err)
 		os.Exit(1)
 	}
+}
+
+// run builds the site and then, for a site to deploy (-hash, make dist),
+// says how to serve its precompressed copies: a server that ignores them
+// sends every file raw.
+func run(o options, stdout io.Writer) error {
+	if err := build(o); err != nil || !o.hash {
+		return err
+	}
+	note, err := servingNote(o.out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(stdout, note)
+	return err
+}
+
+// servingNote says that the site's folder holds .br and .gz copies, what
+// the site weighs with and without them, and which servers send them
+// (Content-Encoding) or compress by themselves.
+func servingNote(out string) (string, error) {
+	var raw, br int64
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		raw += info.Size()
+		if c, err := os.Stat(p + ".br"); err == nil {
+			br += c.Size()
+		} else {
+			br += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	mb := func(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+	return fmt.Sprintf("%s/ holds .br and .gz copies of every compressible file: the server must send them with "+
+		"Content-Encoding: br (or gzip) to browsers that accept it, else the site's files weigh %s instead of %s.\n"+
+		"They are sent as they are by go run ./cmd/serve -root %s, nginx (brotli_static on; gzip_static on) and Caddy (file_server { precompressed br gzip }); "+
+		"Cloudflare Pages, Workers static assets and Netlify ignore them and compress by themselves; "+
+		"a plain static server (python3 -m http.server, a bucket without Content-Encoding) sends everything raw. See docs/deploy.md.\n",
+		out, mb(raw), mb(br), out), nil
 }
 
 func build(o options) error {

@@ -384,3 +384,74 @@ func TestBuildRDKit(t *testing.T) {
 		t.Errorf("-rdkit with an empty folder: %v", err)
 	}
 }
+
+// TestServingNote: when the site is built, the command says that it
+// holds precompressed copies, what the files weigh raw and as brotli
+// (here summed by hand from the tree), and which servers send them.
+func TestServingNote(t *testing.T) {
+	wasm, data := fakeSite(t)
+	out := filepath.Join(t.TempDir(), "dist")
+	var stdout bytes.Buffer
+	if err := run(options{out: out, wasm: wasm, public: "../../public", data: data, version: "v9", hash: true, brotli: 1}, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	// Every file's size; then the raw files summed, and each as its .br
+	// copy where it has one.
+	size := map[string]int64{}
+	if err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if info, ierr := d.Info(); err == nil && ierr == nil && !d.IsDir() {
+			size[p] = info.Size()
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var raw, br int64
+	for p, n := range size {
+		if ext := filepath.Ext(p); ext == ".br" || ext == ".gz" {
+			continue
+		}
+		raw += n
+		if c, ok := size[p+".br"]; ok {
+			n = c
+		}
+		br += n
+	}
+	note := stdout.String()
+	for _, want := range []string{out + "/ holds .br and .gz copies", "Content-Encoding: br",
+		fmt.Sprintf("weigh %.1f MB instead of %.1f MB", float64(raw)/1e6, float64(br)/1e6),
+		"go run ./cmd/serve -root " + out, "Cloudflare Pages", "Netlify", "python3 -m http.server", "docs/deploy.md"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("no %q in the note:\n%s", want, note)
+		}
+	}
+	if br >= raw {
+		t.Errorf("brotli copies weigh %d B, the raw files %d B", br, raw)
+	}
+}
+
+// TestServingDocs: the README shows how to serve on another port with
+// make run (and the Makefile's run target takes ADDR), and deploy.md
+// says that the precompressed copies must be sent with Content-Encoding
+// and which servers do it.
+func TestServingDocs(t *testing.T) {
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	readme, makefile, deploy := read("../../README.md"), read("../../Makefile"), read("../../docs/deploy.md")
+	if !regexp.MustCompile(`(?m)^make run ADDR=127\.0\.0\.1:8080 `).MatchString(readme) {
+		t.Error("README.md: no `make run ADDR=127.0.0.1:8080` line")
+	}
+	if !strings.Contains(makefile, "ADDR    ?=") || !strings.Contains(makefile, "./cmd/serve -addr $(ADDR)") {
+		t.Error("Makefile: make run does not take ADDR")
+	}
+	for _, want := range []string{"Content-Encoding: br", "go run ./cmd/serve -root dist", "brotli_static", "precompressed br gzip", "python3 -m http.server", "Netlify"} {
+		if !strings.Contains(deploy, want) {
+			t.Errorf("docs/deploy.md: no %q", want)
+		}
+	}
+}

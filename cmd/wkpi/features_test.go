@@ -145,7 +145,7 @@ func TestDataFlags(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 			t.Fatal(err)
 		}
-		first, second := "< 6", ">= 6"
+		first, second := "pIC50 < 6", "pIC50 >= 6"
 		if args[len(args)-1] == "series" {
 			first, second = "s0", "s1"
 		}

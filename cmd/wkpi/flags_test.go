@@ -157,7 +157,7 @@ func TestSVMChoiceFlags(t *testing.T) {
 	var rows int
 	for _, line := range strings.Split(stdout, "\n") {
 		f := strings.Fields(line)
-		if len(f) == 14 && f[0] == "0" { // 13 columns, "svm kernel" of two words
+		if len(f) == 14 && f[0] == "1" { // repeat 1; 13 columns, "svm kernel" of two words
 			rows++
 			if f[4] != "7" || f[5]+" "+f[6] != "gauss 1" {
 				t.Errorf("fixed fold row %q: want C 7 and gauss 1", line)

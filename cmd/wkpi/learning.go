@@ -184,7 +184,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 	var secs float64
 	for r, rep := range reports {
 		for f, fold := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t\n", r, f, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, svmKernel(fold.Config.Gauss), fold.Trace.Iterations,
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%g\t%g\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t\n", r+1, f+1, fold.Config.Learn.M, fold.Config.Sigma, fold.Config.C, svmKernel(fold.Config.Gauss), fold.Trace.Iterations,
 				fold.Accuracy, fold.Baseline, fold.BalancedAccuracy, fold.BaselineBalancedAccuracy, fixed(fold.ROCAUC, 3), fixed(fold.BaselineROCAUC, 3))
 			all = append(all, fold.Accuracy)
 		}

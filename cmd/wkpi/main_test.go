@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -104,6 +105,30 @@ func TestBadInputOneLine(t *testing.T) {
 	}
 }
 
+// TestNotADataFile: a PNG named x.sdf (or .csv, .graphml) is refused in
+// one line saying it is not the file its name promises.
+func TestNotADataFile(t *testing.T) {
+	png, err := os.ReadFile("../../core/graphfile/testdata/icon.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, want := range map[string]string{
+		"x.sdf":     "wkpi eval: x.sdf: this is not an SD file: it is a PNG image; an SD file is text: ",
+		"x.csv":     "wkpi eval: x.csv: this is not a CSV file: it is a PNG image; a SMILES table is text: ",
+		"x.graphml": "wkpi eval: x.graphml: this is not a GraphML file: it is a PNG image; a GraphML file is XML text: ",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := wkpi(t, "eval", "-data", path)
+		if code != 1 || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q, want one line starting %q", name, code, stderr, want)
+		}
+	}
+}
+
 // TestImagesGrid: every vector has channels x descriptors x rows x cols
 // pixels: 2 x 3 with the default descriptor set (Ricci, HKS, degree),
 // 2 x 1 with -extra none.
@@ -168,6 +193,15 @@ func TestEvalTrainPredict(t *testing.T) {
 	}
 	if res.Dataset != "MUTAG" || len(res.Folds) != 3 || res.Baseline < 0.75 {
 		t.Errorf("eval result %+v", res)
+	}
+	// The per-fold table numbers repeats and folds from 1, as people count.
+	var numbers [][2]string
+	for _, l := range lines[1:4] {
+		f := strings.Fields(l)
+		numbers = append(numbers, [2]string{f[0], f[1]})
+	}
+	if !strings.HasPrefix(strings.TrimSpace(lines[0]), "repeat") || !reflect.DeepEqual(numbers, [][2]string{{"1", "1"}, {"1", "2"}, {"1", "3"}}) {
+		t.Errorf("per-fold table numbered %v, want repeat 1, folds 1 to 3:\n%s", numbers, stdout)
 	}
 
 	modelPath := filepath.Join(t.TempDir(), "model.json")

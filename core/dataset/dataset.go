@@ -40,7 +40,7 @@ type Options struct {
 	// (any case), else the only one that is not name-like.
 	Target string `json:"target,omitempty"`
 	// Threshold, when set, cuts a numeric target into the classes
-	// "< X" and ">= X".
+	// "<target> < X" and "<target> >= X" (CutClasses).
 	Threshold *float64 `json:"threshold,omitempty"`
 	// SkipBad drops the records that cannot be read (a bad SMILES or
 	// molfile record, an empty or missing target, a target that is not a
@@ -101,9 +101,12 @@ type BadRecordsError struct {
 
 func (e *BadRecordsError) Error() string {
 	var b strings.Builder
-	if len(e.Bad) == e.Total {
+	switch {
+	case e.Total == 1:
+		fmt.Fprintf(&b, "%s: its only %s cannot be read: ", e.File, strings.TrimSuffix(e.Unit, "s"))
+	case len(e.Bad) == e.Total:
 		fmt.Fprintf(&b, "%s: none of the %d %s can be read: ", e.File, e.Total, e.Unit)
-	} else {
+	default:
 		fmt.Fprintf(&b, "%s: %d of %d %s cannot be read: ", e.File, len(e.Bad), e.Total, e.Unit)
 	}
 	for i, s := range e.Bad[:min(shownBad, len(e.Bad))] {
@@ -273,7 +276,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 		ds.Graphs = append(ds.Graphs, r.Graph)
 		ds.Names = append(ds.Names, r.Name)
 		raw = append(raw, v)
-		where = append(where, r.Where)
+		where = append(where, valueWhere(r, target))
 	}
 	if len(bad) > 0 && (!o.SkipBad || len(bad) == len(f.Records)) {
 		return nil, nil, &BadRecordsError{File: name, Unit: Unit(f.Format), Total: len(f.Records), Bad: bad}
@@ -415,6 +418,15 @@ func list(names []string) string {
 	return s
 }
 
+// valueWhere locates a record's target value in messages: an SD data
+// item by its value's line ("record 3 (line 60)"), else the record.
+func valueWhere(r graphfile.Record, target string) string {
+	if p, ok := r.Property(target); ok && p.Line > 0 {
+		return fmt.Sprintf("record %d (line %d)", r.Index, p.Line)
+	}
+	return r.Where
+}
+
 // targetValue returns a record's target, or why it has none.
 func targetValue(name, format string, r graphfile.Record, target string, threshold *float64) (string, error) {
 	v, ok := r.Prop(target)
@@ -425,12 +437,13 @@ func targetValue(name, format string, r graphfile.Record, target string, thresho
 		return "", fmt.Errorf("%s %s: no property <%s>", name, r.Where, target)
 	}
 	v = strings.TrimSpace(v)
+	where := valueWhere(r, target)
 	if v == "" {
-		return "", fmt.Errorf("%s %s: empty target %q", name, r.Where, target)
+		return "", fmt.Errorf("%s %s: empty target %q", name, where, target)
 	}
 	if threshold != nil {
 		if x, err := strconv.ParseFloat(v, 64); err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return "", fmt.Errorf("%s %s: target %q is %q, not a number, which a threshold needs", name, r.Where, target, v)
+			return "", fmt.Errorf("%s %s: target %q is %q, not a number, which a threshold needs", name, where, target, v)
 		}
 	}
 	return v, nil
@@ -464,15 +477,17 @@ func Median(values []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// CutClasses names the two classes of a threshold x: "< x" and ">= x".
-func CutClasses(x float64) []string {
+// CutClasses names the two classes of target cut at the threshold x:
+// "target < x" and "target >= x", so that the classes say what they
+// mean wherever they appear (models, predictions, the page).
+func CutClasses(target string, x float64) []string {
 	t := strconv.FormatFloat(x, 'g', -1, 64)
-	return []string{"< " + t, ">= " + t}
+	return []string{target + " < " + t, target + " >= " + t}
 }
 
 // cut labels values by the threshold x.
 func cut(name, target string, values []float64, x float64) ([]int, []string, error) {
-	names := CutClasses(x)
+	names := CutClasses(target, x)
 	labels := make([]int, len(values))
 	counts := [2]int{}
 	for i, v := range values {
@@ -483,12 +498,12 @@ func cut(name, target string, values []float64, x float64) ([]int, []string, err
 	}
 	if counts[0] == 0 || counts[1] == 0 {
 		lo, hi := slices.Min(values), slices.Max(values)
-		side := names[0]
+		side := "<"
 		if counts[0] == 0 {
-			side = names[1]
+			side = ">="
 		}
-		return nil, nil, fmt.Errorf("%s: every value of %q is %s (the values run from %g to %g, median %g): "+
-			"the threshold leaves one class", name, target, side, lo, hi, Median(values))
+		return nil, nil, fmt.Errorf("%s: every value of %q is %s %g (the values run from %g to %g, median %g): "+
+			"the threshold leaves one class", name, target, side, x, lo, hi, Median(values))
 	}
 	return labels, names, nil
 }

@@ -78,17 +78,36 @@ func TestThreshold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(ds.Classes, []string{"< 6", ">= 6"}) || !reflect.DeepEqual(ds.Labels, []int{0, 1, 1, 0}) {
+	if !reflect.DeepEqual(ds.Classes, []string{"pIC50 < 6", "pIC50 >= 6"}) || !reflect.DeepEqual(ds.Labels, []int{0, 1, 1, 0}) {
 		t.Errorf("classes %v labels %v", ds.Classes, ds.Labels)
 	}
 	if !rep.Numeric || rep.Median != 5.6 {
 		t.Errorf("report %+v, want the median 5.6", rep)
 	}
-	if got := dataset.CutClasses(0.25); !reflect.DeepEqual(got, []string{"< 0.25", ">= 0.25"}) {
+	if got := dataset.CutClasses("pAct", 0.25); !reflect.DeepEqual(got, []string{"pAct < 0.25", "pAct >= 0.25"}) {
 		t.Errorf("CutClasses %v", got)
 	}
 	if m := dataset.Median([]float64{3, 1, 2}); m != 2 {
 		t.Errorf("median %v", m)
+	}
+}
+
+// TestSDValueLines: an error about an SD record's target names the line
+// of its value, not the record's first line (each molfile of sdf takes
+// 8 lines, each data item 3: header, value, blank).
+func TestSDValueLines(t *testing.T) {
+	data := sdf([]string{"a", "MW", "180", "pAct", "n/a"}, []string{"b", "pAct", "6.5"}, []string{"c", "pAct", ""})
+	_, _, err := dataset.Parse("m.sdf", []byte(data), dataset.Options{Target: "pAct", Threshold: ptr(6)})
+	var bad *dataset.BadRecordsError
+	if !errors.As(err, &bad) || len(bad.Bad) != 2 ||
+		bad.Bad[0].Problem != `m.sdf record 1 (line 13): target "pAct" is "n/a", not a number, which a threshold needs` ||
+		bad.Bad[1].Problem != `m.sdf record 3 (line 37): empty target "pAct"` || bad.Bad[0].Where != "record 1 (line 1)" {
+		t.Errorf("threshold: %v", err)
+	}
+	data = sdf([]string{"a", "pAct", "6"}, []string{"b", "pAct", "6.5"})
+	_, _, err = dataset.Parse("m.sdf", []byte(data), dataset.Options{Target: "pAct"})
+	if err == nil || !strings.Contains(err.Error(), `("6.5" in record 2 (line 22))`) {
+		t.Errorf("real numbers: %v", err)
 	}
 }
 
@@ -221,7 +240,7 @@ func TestReadFolders(t *testing.T) {
 	if err := os.WriteFile(path, []byte("smiles,y\nC1CC,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := dataset.Read(path, dataset.Options{}); err == nil || !strings.HasPrefix(err.Error(), "mols.csv: none of the 1 rows") {
+	if _, _, err := dataset.Read(path, dataset.Options{}); err == nil || !strings.HasPrefix(err.Error(), "mols.csv: its only row cannot be read: row 1 (line 2)") {
 		t.Errorf("file: %v", err)
 	}
 }

@@ -26,9 +26,9 @@ func ExampleParse() {
 	fmt.Println("skipped:", rep.Skipped[0].Where, "median:", rep.Median)
 	// Output:
 	// mols.csv: 1 of 4 rows cannot be read: row 3 (line 4): SMILES "C1CC": character 2: ring bond 1 is never closed
-	// m1 3 atoms: < 6
-	// m2 7 atoms: >= 6
-	// m4 4 atoms: >= 6
+	// m1 3 atoms: pIC50 < 6
+	// m2 7 atoms: pIC50 >= 6
+	// m4 4 atoms: pIC50 >= 6
 	// skipped: row 3 (line 4) median: 6.4
 }
 

@@ -1,7 +1,9 @@
 package dataset_test
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"wkpi-web/core/dataset"
@@ -47,5 +49,30 @@ func TestInspect(t *testing.T) {
 	}
 	if _, err := dataset.Inspect("m.csv", nil, dataset.Options{}); err == nil || err.Error() != "m.csv: empty file" {
 		t.Errorf("empty: %v", err)
+	}
+}
+
+// TestNotADataFile: a PNG named like a dataset is refused whole, by
+// Inspect (what the page shows) and by Parse (what wkpi reads), saying
+// that it is not the file its name promises; it is not one bad record.
+func TestNotADataFile(t *testing.T) {
+	png, err := os.ReadFile("../graphfile/testdata/icon.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"x.sdf", "x.sdf: this is not an SD file: it is a PNG image; an SD file is text"},
+		{"x.csv", "x.csv: this is not a CSV file: it is a PNG image; a SMILES table is text"},
+		{"x.tsv", "x.tsv: this is not a TSV file: it is a PNG image"},
+		{"x.graphml", "x.graphml: this is not a GraphML file: it is a PNG image"},
+		{"x.smi", "x.smi: this is not a SMILES file: it is a PNG image"},
+	} {
+		in, err := dataset.Inspect(tc.name, png, dataset.Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Inspect %s: %+v, %v\nwant %s…", tc.name, in, err, tc.want)
+		}
+		if _, _, err := dataset.Parse(tc.name, png, dataset.Options{SkipBad: true}); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Parse %s: %v\nwant %s…", tc.name, err, tc.want)
+		}
 	}
 }

@@ -111,7 +111,7 @@ func TestNCITable(t *testing.T) {
 		t.Fatalf("report %+v, %d graphs", rep, len(ds.Graphs))
 	}
 	cut := strconv.FormatFloat(median, 'g', -1, 64)
-	if !reflect.DeepEqual(ds.Classes, []string{"< " + cut, ">= " + cut}) {
+	if !reflect.DeepEqual(ds.Classes, []string{"TPSA < " + cut, "TPSA >= " + cut}) {
 		t.Errorf("classes %v", ds.Classes)
 	}
 	counts := [2]int{}

@@ -10,7 +10,11 @@
 // of .txt, .csv and other names, which refuses content that reads
 // cleanly in no format, or in two (SMILES lines and an edge list), and
 // names the formats tried. A file of SMILES is never read as an edge
-// list between SMILES strings.
+// list between SMILES strings. Whatever the name, a file that is not
+// text (an image, an archive, NUL or control bytes or mostly non-UTF-8
+// in its first KB), and an SD file none of whose records has a counts
+// line, is refused whole with a *NotFormatError saying what it is and
+// what the format expected, rather than read as one bad record.
 //
 // Edge list (.edges .edgelist .el, .txt and .csv unless they hold
 // SMILES): one edge "u v" or "u,v" per line, with an optional third

@@ -93,17 +93,28 @@ type Property struct {
 	Key   string // column header, SD data item name, GraphML key attr.name (else id)
 	ID    string // the GraphML key id when it differs from Key; else ""
 	Value string
+	// Line is the 1-based line of an SD data item's value (the line after
+	// its "> <NAME>" header), for messages about the value; 0 for the
+	// other formats, whose record's Where locates it.
+	Line int
 }
 
 // Prop returns the value of the property named key (or, for GraphML,
 // whose key id is key).
 func (r Record) Prop(key string) (string, bool) {
+	p, ok := r.Property(key)
+	return p.Value, ok
+}
+
+// Property returns the property named key (or, for GraphML, whose key
+// id is key).
+func (r Record) Property(key string) (Property, bool) {
 	for _, p := range r.Props {
 		if p.Key == key || p.ID == key && p.ID != "" {
-			return p.Value, true
+			return p, true
 		}
 	}
-	return "", false
+	return Property{}, false
 }
 
 // File is what ReadFile found in one file.
@@ -186,6 +197,13 @@ func (f *File) FirstError() error {
 // tried (Parse reports record errors so too).
 func ReadFile(name string, data []byte, o Options) (*File, error) {
 	ext := strings.ToLower(filepath.Ext(name))
+	format := byExtension(ext)
+	if ext == ".csv" {
+		format = FormatCSV
+	}
+	if err := notText(name, format, data); err != nil {
+		return nil, err
+	}
 	if format := byExtension(ext); format != "" {
 		return readAs(format, name, data, o)
 	}
@@ -205,7 +223,7 @@ func ReadFile(name string, data []byte, o Options) (*File, error) {
 		}
 		return readText(name, data)
 	}
-	format := sniff(data, o)
+	format = sniff(data, o)
 	if format == "" {
 		return readText(name, data)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"wkpi-web/core/graph"
 	"wkpi-web/core/smiles"
@@ -18,6 +19,7 @@ import (
 func parseMolfile(name string, data []byte) (*File, error) {
 	lines := splitLines(data)
 	f := &File{Format: FormatMolfile}
+	counted := false // some record has a counts line
 	for start := 0; start < len(lines); {
 		if blankFrom(lines, start) {
 			break
@@ -26,13 +28,53 @@ func parseMolfile(name string, data []byte) (*File, error) {
 		for end < len(lines) && strings.TrimSpace(lines[end]) != "$$$$" {
 			end++
 		}
+		counted = counted || start+3 < end && isCountsLine(lines[start+3])
 		f.Records = append(f.Records, molRecord(name, lines, start, end, len(f.Records)+1))
 		start = end + 1
 	}
 	if len(f.Records) == 0 {
 		return nil, fmt.Errorf("%s: empty file (no molecules)", name)
 	}
+	if !counted {
+		return nil, noCountsLine(name, lines, f.Records)
+	}
 	return f, nil
+}
+
+// isCountsLine reports whether a record's fourth line is a counts line:
+// V2000 or V3000, or (in molfiles older than V2000) the atom and bond
+// counts alone.
+func isCountsLine(line string) bool {
+	_, counts := columns(line, 2)
+	return counts || strings.Contains(line, "V2000") || strings.Contains(line, "V3000")
+}
+
+// noCountsLine says that a file whose records have no counts line is
+// not an SD file, quoting the first record's fourth line.
+func noCountsLine(name string, lines []string, records []Record) error {
+	why := "it ends before line 4, where a molfile's counts line belongs"
+	if len(records) > 1 {
+		why = fmt.Sprintf("none of its %d records has a counts line on its fourth line", len(records))
+	} else if len(lines) > 3 && strings.TrimSpace(lines[3]) != "$$$$" {
+		l := lines[3]
+		if utf8.RuneCountInString(l) > 40 {
+			l = string([]rune(l)[:40]) + "…"
+		}
+		why = fmt.Sprintf("line 4, where a molfile's counts line belongs, is %q, with neither V2000 nor V3000 nor atom and bond counts", l)
+	}
+	return &NotFormatError{File: name, Format: FormatMolfile, Why: why, Expected: expected(FormatMolfile)}
+}
+
+// hasCountsLine reports whether the first record's fourth line is a
+// counts line: V2000 or V3000, or (in molfiles older than V2000) the
+// atom and bond counts alone.
+func hasCountsLine(lines []string) bool {
+	if len(lines) < 4 {
+		return false
+	}
+	c := lines[3]
+	_, counts := columns(c, 2)
+	return counts || strings.Contains(c, "V2000") || strings.Contains(c, "V3000")
 }
 
 // blankFrom reports whether lines[i:] are all blank.
@@ -437,12 +479,13 @@ func dataItems(name string, lines []string, from, end int) ([]Property, error) {
 		}
 		seen[key] = i + 1
 		i++
+		line := i + 1
 		var value []string
 		for i < end && strings.TrimSpace(lines[i]) != "" && !isItemHeader(lines[i]) {
 			value = append(value, strings.TrimRight(lines[i], " "))
 			i++
 		}
-		props = append(props, Property{Key: key, Value: strings.Join(value, "\n")})
+		props = append(props, Property{Key: key, Value: strings.Join(value, "\n"), Line: line})
 	}
 	return props, nil
 }

@@ -293,16 +293,18 @@ func TestSDFDataItems(t *testing.T) {
 		name  string
 		props []kv
 	}{
-		{"first", []kv{{Key: "ACTIVITY", Value: "7.5"}, {Key: "NOTE", Value: "two\nlines"}, {Key: "DT12", Value: "12"}}},
+		// Line is the value's line: each molfile takes 8 lines, a header
+		// the line before its value.
+		{"first", []kv{{Key: "ACTIVITY", Value: "7.5", Line: 10}, {Key: "NOTE", Value: "two\nlines", Line: 13}, {Key: "DT12", Value: "12", Line: 17}}},
 		// No title: the ID item names it; a header right after a value
 		// line starts the next item; an empty value is kept empty.
-		{"Z-2", []kv{{Key: "ID", Value: "Z-2"}, {Key: "ACTIVITY", Value: ""}}},
+		{"Z-2", []kv{{Key: "ID", Value: "Z-2", Line: 29}, {Key: "ACTIVITY", Value: "", Line: 31}}},
 		{"record 3", nil},
 	}
 	for i, w := range want {
 		r := f.Records[i]
 		if r.Err != nil || r.Name != w.name || !reflect.DeepEqual(r.Props, w.props) {
-			t.Errorf("record %d: name %q props %q err %v, want %q %q", i+1, r.Name, r.Props, r.Err, w.name, w.props)
+			t.Errorf("record %d: name %q props %+v err %v, want %q %+v", i+1, r.Name, r.Props, r.Err, w.name, w.props)
 		}
 	}
 	// A bad record is reported in place; the others are read.

@@ -171,7 +171,13 @@ func ReadRows(name string, data []byte, smilesColumn string) (*Rows, error) {
 	}
 	format, sep := FormatCSV, ','
 	if strings.EqualFold(filepath.Ext(name), ".tsv") {
-		format, sep = FormatTSV, '\t'
+		format = FormatTSV
+	}
+	if err := notText(name, format, data); err != nil {
+		return nil, err
+	}
+	if format == FormatTSV {
+		sep = '\t'
 	} else if s, ok := tableHeader(data, smilesColumn); ok {
 		sep = s
 	} else {

@@ -99,7 +99,7 @@ func TestLoadMoleculeFile(t *testing.T) {
 	}
 	// By hand: the classes and names of the table's good rows.
 	r := load(withOptions(csv, protocol.DataOptions{Target: "pIC50", Threshold: ptr(6), SkipBad: true}))
-	if want := []protocol.Class{{Label: "< 6", Count: 3}, {Label: ">= 6", Count: 2}}; !reflect.DeepEqual(r.Summary.Classes, want) {
+	if want := []protocol.Class{{Label: "pIC50 < 6", Count: 3}, {Label: "pIC50 >= 6", Count: 2}}; !reflect.DeepEqual(r.Summary.Classes, want) {
 		t.Errorf("classes %v, want %v", r.Summary.Classes, want)
 	}
 	if want := []string{"m1", "m2", "m4", "m6", "m7"}; !reflect.DeepEqual(r.Summary.Names, want) {
@@ -318,7 +318,7 @@ func TestLoadedDatasetServesJobs(t *testing.T) {
 	if r := a.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: key, Files: []protocol.File{f}}, nil, nil); r.Event != protocol.Done {
 		t.Fatal(r.Error)
 	}
-	for i, want := range []string{"< 6", ">= 6", "< 6", "< 6", ">= 6"} {
+	for i, want := range []string{"pIC50 < 6", "pIC50 >= 6", "pIC50 < 6", "pIC50 < 6", "pIC50 >= 6"} {
 		w := &a
 		req := protocol.Request{Kind: protocol.Draw, Dataset: key, Graph: i}
 		if i%2 == 1 {
@@ -331,5 +331,31 @@ func TestLoadedDatasetServesJobs(t *testing.T) {
 	}
 	if !strings.Contains(key, `"threshold":6`) {
 		t.Errorf("key %q does not name the threshold", key)
+	}
+}
+
+// TestTrainedModelNamesItsClasses: a model trained on a molecule table
+// cut at a threshold has the classes "pIC50 < 6" and "pIC50 >= 6", and
+// the page learns that they come from pIC50; with a text column, its
+// values are the classes and the column is named.
+func TestTrainedModelNamesItsClasses(t *testing.T) {
+	for _, tc := range []struct {
+		o       protocol.DataOptions
+		classes []string
+	}{
+		{protocol.DataOptions{Target: "pIC50", Threshold: ptr(6), SkipBad: true}, []string{"pIC50 < 6", "pIC50 >= 6"}},
+		{protocol.DataOptions{Target: "activity", SkipBad: true}, []string{"active", "inactive"}},
+	} {
+		var w Worker
+		tr := Defaults()
+		tr.M, tr.Iterations = 2, 5
+		f := withOptions(protocol.File{Name: "mols.csv", Data: []byte(mols)}, tc.o)
+		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Train, Dataset: "m", Files: []protocol.File{f}, Training: &tr}, nil, nil)
+		if r.Event != protocol.Done {
+			t.Fatalf("%+v: %s", tc.o, r.Error)
+		}
+		if !reflect.DeepEqual(r.Info.Classes, tc.classes) || r.Info.Target != tc.o.Target {
+			t.Errorf("%+v: classes %q from %q, want %q from %q", tc.o, r.Info.Classes, r.Info.Target, tc.classes, tc.o.Target)
+		}
 	}
 }

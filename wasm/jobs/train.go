@@ -183,6 +183,9 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	}
 	resp := describe(m)
 	resp.Model = buf.Bytes()
+	if w.source != nil {
+		resp.Info.Target = w.source.Options.Target
+	}
 	resp.Arrays["before"] = HeatMap(before, m.Grid)
 	resp.Info.Before = centres(before)
 	return resp, nil

@@ -97,6 +97,24 @@ func Unit(format string) string {
 	return "records"
 }
 
+// Count writes n of a unit given in the plural ("rows", "records",
+// "graphs"): "1 row", "3 rows".
+func Count(n int, unit string) string {
+	if n == 1 {
+		unit = strings.TrimSuffix(unit, "s")
+	}
+	return fmt.Sprintf("%d %s", n, unit)
+}
+
+// Which says which of a file's records cannot be read: "the only
+// record" of a file of one, else "2 of the 7 rows".
+func (b *BadRecords) Which() string {
+	if b.Total == 1 {
+		return "the only " + strings.TrimSuffix(b.Unit, "s")
+	}
+	return fmt.Sprintf("%d of the %d %s", b.Count, b.Total, b.Unit)
+}
+
 // DataInspection is what a molecule file offers as a dataset
 // (core/dataset.Inspection): its columns, SD properties or GraphML keys,
 // and the SMILES, name and target columns core/dataset would take.

@@ -85,3 +85,30 @@ func TestFormatWords(t *testing.T) {
 		t.Error("IsTable")
 	}
 }
+
+// TestCountAgrees: counts agree with their noun: "1 record", not "1
+// records", and a file of one bad record says so.
+func TestCountAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		unit, want string
+	}{
+		{0, "rows", "0 rows"}, {1, "records", "1 record"}, {1, "graphs", "1 graph"}, {2, "records", "2 records"},
+	} {
+		if got := Count(tc.n, tc.unit); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.unit, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		b    BadRecords
+		want string
+	}{
+		{BadRecords{Unit: "records", Total: 1, Count: 1}, "the only record"},
+		{BadRecords{Unit: "rows", Total: 7, Count: 1}, "1 of the 7 rows"},
+		{BadRecords{Unit: "rows", Total: 7, Count: 7}, "7 of the 7 rows"},
+	} {
+		if got := tc.b.Which(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.b, got, tc.want)
+		}
+	}
+}

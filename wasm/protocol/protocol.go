@@ -243,13 +243,19 @@ type Grid struct {
 // at the centres of Grid's pixels (row-major, row 0 at the lowest
 // persistence); a Train response adds Arrays["before"], the initial one.
 type Info struct {
-	Dataset    string   `json:"dataset"`
-	Classes    []string `json:"classes"`
-	Descriptor string   `json:"descriptor"`
-	Init       string   `json:"init"`
-	M          int      `json:"m"`
-	Sigma      float64  `json:"sigma"`
-	C          float64  `json:"C"`
+	Dataset string   `json:"dataset"`
+	Classes []string `json:"classes"`
+	// Target is the column, SD property or GraphML key whose values are
+	// the classes, when the model was trained in this page on a molecule
+	// file; "" for a TU or SWC dataset and for a model read from a file
+	// (a model file does not record it; a threshold's classes name it:
+	// "pAct < 6.44").
+	Target     string  `json:"target,omitempty"`
+	Descriptor string  `json:"descriptor"`
+	Init       string  `json:"init"`
+	M          int     `json:"m"`
+	Sigma      float64 `json:"sigma"`
+	C          float64 `json:"C"`
 	// GaussWidth is the width of the SVM's Gaussian of the WKPI distance
 	// (model.Model.GaussWidth); 0 when the SVM uses the WKPI kernel.
 	GaussWidth float64   `json:"gaussWidth,omitempty"`
