@@ -251,11 +251,20 @@ func TestEvalTrainPredict(t *testing.T) {
 	}
 }
 
+// graphJSON writes g as a JSON graph file, with its node and edge labels
+// when it has them (a molecule's atoms and bonds, or a TU dataset's codes).
 func graphJSON(g *graph.Graph) []byte {
 	edges := make([][2]int, len(g.Edges))
 	for i, e := range g.Edges {
 		edges[i] = [2]int{e.U, e.V}
 	}
-	data, _ := json.Marshal(map[string]any{"nodes": g.N, "edges": edges})
+	obj := map[string]any{"nodes": g.N, "edges": edges}
+	if g.NodeLabels != nil {
+		obj["nodes"] = g.NodeLabels
+	}
+	if g.EdgeLabels != nil {
+		obj["edge_labels"] = g.EdgeLabels
+	}
+	data, _ := json.Marshal(obj)
 	return data
 }
