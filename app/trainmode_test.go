@@ -117,7 +117,7 @@ func TestTrainModeRender(t *testing.T) {
 			t.Errorf("%s: %d radios, checked %q; want %d, %q", tc.name, radios, on, want, tc.checked)
 		}
 		for _, m := range Modes {
-			if tc.molecules && !regexp.MustCompile(`<label[^>]*for="train-mode-` + m[0] + `"`).MatchString(html) {
+			if tc.molecules && !regexp.MustCompile(`<label[^>]*for="train-mode-`+m[0]+`"`).MatchString(html) {
 				t.Errorf("%s: the %s radio has no label", tc.name, m[0])
 			}
 		}

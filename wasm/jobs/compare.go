@@ -57,7 +57,7 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 	}
 	o := compare.DefaultOptions()
 	o.WKPI, o.Folds, o.Seed, o.WKPIAuto = cfg, plan.Folds, plan.Seed, true // the Train tab's default
-	o.NodeNames, o.EdgeNames = w.codes, w.edgeCodes                       // ecfp reads TU codes as atoms
+	o.NodeNames, o.EdgeNames = w.codes, w.edgeCodes                        // ecfp reads TU codes as atoms
 	res, err := compare.Run(ctx, d, job.Methods, o, report)
 	if err != nil {
 		return protocol.Response{}, err
