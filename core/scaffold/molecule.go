@@ -7,9 +7,6 @@ import "wkpi-web/core/graph"
 // single; ring bonds that alternate across Kekulé structures aromatic),
 // so that descriptors read the same bond types whichever way a molecule
 // was written: C1=CC=CC=C1 and c1ccccc1 both give six aromatic bonds.
-// A nitro group written charge-separated ([N+](=O)[O-], or MUTAG's
-// N(=O)-O) gets two double bonds, as in N(=O)=O, so that its two
-// oxygens are alike, as they are by resonance.
 // Node labels are element symbols and edge labels bond types ("1", "2",
 // "3", "4" aromatic, "$"); nodes and edges keep g's order, so the
 // result's edge i is g's edge i. Node and edge labels that are codes are
@@ -27,33 +24,8 @@ func Molecule(g *graph.Graph, nodeNames, edgeNames map[string]string) (*graph.Gr
 	if err != nil {
 		return nil, err
 	}
-	m.nitroResonance()
 	h.EdgeLabels = m.bonds
 	return &h, nil
-}
-
-// nitroResonance makes both N-O bonds of a nitro group double: an N
-// bonded to two oxygens that have no other neighbour, by one single and
-// one double bond.
-func (m *molecule) nitroResonance() {
-	for v := range m.n {
-		if m.labels[v] != "N" {
-			continue
-		}
-		var oxygens []int // edge indices
-		for _, i := range m.adj[v] {
-			if o := m.other(i, v); m.labels[o] == "O" && len(m.adj[o]) == 1 {
-				oxygens = append(oxygens, i)
-			}
-		}
-		if len(oxygens) != 2 {
-			continue
-		}
-		a, b := m.bonds[oxygens[0]], m.bonds[oxygens[1]]
-		if (a == Single && b == Double) || (a == Double && b == Single) {
-			m.bonds[oxygens[0]], m.bonds[oxygens[1]] = Double, Double
-		}
-	}
 }
 
 // Rename maps labels through names (a code table), keeping those it
