@@ -63,11 +63,11 @@ func newSettingsFlags(name string, stderr io.Writer, groups []spec.Group, more .
 		fs.StringVar(&c.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 		fs.StringVar(&c.profiles.mem, "memprofile", "", "write a memory profile (allocations, and what is live at the end) to this file, for go tool pprof")
 	})
-	if slices.Contains(groups, spec.GroupProtocol) || len(more) > 0 {
-		c.own(spec.GroupProtocol, func(fs *flag.FlagSet) {
-			fs.StringVar(&c.preset, "preset", "", "start from a preset, then apply the other flags: molecules (chemistry-aware descriptors; the default for SMILES, SD files and TU datasets whose README names the atoms), default (structure only; the default for other graphs), paper (the paper's protocol) or size-aware")
-		})
-	}
+	// Every command that reads data starts from a preset: molecules get
+	// their own (presetFor).
+	c.own(spec.GroupProtocol, func(fs *flag.FlagSet) {
+		fs.StringVar(&c.preset, "preset", "", "start from a preset, then apply the other flags: molecules (chemistry-aware descriptors; the default for SMILES, SD files and TU datasets whose README names the atoms), default (structure only; the default for other graphs), paper (the paper's protocol) or size-aware")
+	})
 	for _, f := range spec.Fields() {
 		if slices.Contains(groups, f.Group) || slices.Contains(more, f.Name) {
 			c.fs.Var(fieldValue{f, &c.spec}, f.Name, f.Help)

@@ -32,9 +32,15 @@ func TestLabelMode(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rec); err != nil || rec.Mode == "" || len(rec.Folds) != 3 {
 		t.Errorf("JSON line %q: %v", lines[len(lines)-1], err)
 	}
-	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
+	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-preset", "default")
 	if code != 0 || !strings.Contains(stdout, "(auto protocol), structure only: accuracy") {
-		t.Errorf("eval without -labels: exit %d, summary does not say structure only:\n%s", code, stdout)
+		t.Errorf("eval -preset default: exit %d, summary does not say structure only:\n%s", code, stdout)
+	}
+	// Without a preset, MUTAG (its README names the atoms) is read as
+	// molecules.
+	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
+	if code != 0 || !strings.Contains(stdout, "(auto protocol), molecules: accuracy") {
+		t.Errorf("eval without -labels: exit %d, summary does not say molecules:\n%s", code, stdout)
 	}
 
 	mol := filepath.Join("..", "..", "core", "features", "testdata", "nitrobenzene.mol")

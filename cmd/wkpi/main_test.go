@@ -137,7 +137,7 @@ func TestImagesGrid(t *testing.T) {
 		extra  string
 		blocks int
 	}{{"", 6}, {"none", 2}, {"hks", 4}} {
-		args := []string{"images", "-data", testenv.Dataset(t, "MUTAG"), "-rows", "20"}
+		args := []string{"images", "-data", testenv.Dataset(t, "MUTAG"), "-rows", "20", "-preset", "default"}
 		if tc.extra != "" {
 			args = append(args, "-extra", tc.extra)
 		}

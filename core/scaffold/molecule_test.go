@@ -1,0 +1,47 @@
+package scaffold
+
+import (
+	"slices"
+	"testing"
+
+	"wkpi-web/core/graph"
+	"wkpi-web/core/smiles"
+)
+
+func TestMolecule(t *testing.T) {
+	for _, c := range []struct {
+		smiles string
+		want   []string // bond types in edge order
+	}{
+		{"C1=CC=CC=C1", []string{"4", "4", "4", "4", "4", "4"}},
+		{"c1ccccc1-c1ccccc1", []string{"4", "4", "4", "4", "4", "4", "1", "4", "4", "4", "4", "4", "4"}},
+		// Bonds outside rings stay as written: a charge-separated nitro
+		// group keeps one single and one double N-O bond.
+		{"C[N+](=O)[O-]", []string{"1", "2", "1"}},
+		{"CN(=O)=O", []string{"1", "2", "2"}},
+	} {
+		g, err := smiles.Parse(c.smiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Molecule(g, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.smiles, err)
+		}
+		if !slices.Equal(m.EdgeLabels, c.want) {
+			t.Errorf("%s: bonds %v, want %v", c.smiles, m.EdgeLabels, c.want)
+		}
+	}
+	// Codes through tables; labels the tables lack stay.
+	g, err := graph.New(3, []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, []string{"0", "1"}, []string{"0", "1", "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Molecule(g, map[string]string{"0": "C", "1": "N"}, map[string]string{"0": "aromatic", "1": "single"})
+	if err != nil || !slices.Equal(m.NodeLabels, []string{"C", "N", "C"}) || !slices.Equal(m.EdgeLabels, []string{"1", "1"}) {
+		t.Errorf("through tables: %v, %v", m, err)
+	}
+	if _, err := Molecule(g, nil, nil); err == nil {
+		t.Error("codes without tables read as a molecule")
+	}
+}
