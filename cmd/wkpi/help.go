@@ -67,7 +67,8 @@ func fieldsOf(g spec.Group) []spec.Field {
 // printPresets lists each preset's differences from the defaults.
 func printPresets(w io.Writer) error {
 	def := spec.Defaults()
-	names := []string{"default", "paper", "size-aware"}
+	fmt.Fprintln(w, "Without -preset a command starts from molecules for molecules (SMILES, SD files, TU datasets whose README names the atoms) and from default otherwise.")
+	names := []string{spec.PresetDefault, spec.PresetMolecules, "paper", "size-aware"}
 	for _, name := range names {
 		p := spec.Presets()[name]()
 		var diffs []string
