@@ -155,6 +155,11 @@ func TestExplainChosen(t *testing.T) {
 // points scored and the top ones ranked, and the downloads.
 func TestExplainView(t *testing.T) {
 	res := sampleExplained()
+	// The time shown is the time the user waited, the worker's part
+	// beside it.
+	if got := explainedIn(9012.4, 165); got != "Explained in 9012 ms (165 ms of it in the worker)." {
+		t.Errorf("waited 9 s for 165 ms of work: %q", got)
+	}
 	html := app.HTMLString(&ExplainView{Explained: res, X: []float64{0, 0.3, 0.6, 1}, Y: []float64{0, 1, 0, 1}, JSON: "blob:1", CSV: "blob:2"})
 	for _, want := range []string{
 		"Why nitro is class -1",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,6 +23,9 @@ type explainState struct {
 	graph   int // the prediction explained, an index of classifyState.graphs
 	result  *protocol.Explained
 	x, y    []float64 // the worker's layout of the graph
+	// waited is how long the user waited, from the click to the answer
+	// (in the queue behind other jobs too), in milliseconds.
+	waited float64
 	// picture is RDKit's drawing of a molecule (SVG text); depicting says
 	// RDKit is drawing it, note why the molecule is drawn as a graph.
 	picture   string
@@ -41,7 +45,7 @@ func (r *Root) explainView() *ExplainView {
 		return nil
 	}
 	return &ExplainView{Explained: ex.result, X: ex.x, Y: ex.y, Picture: ex.picture, Depicting: ex.depicting, Note: ex.note,
-		JSON: ex.jsonURL, CSV: ex.csvURL, SVG: ex.svgURL}
+		JSON: ex.jsonURL, CSV: ex.csvURL, SVG: ex.svgURL, Waited: ex.waited}
 }
 
 // forgetExplanation drops the explanation shown and its downloads, and
@@ -70,6 +74,7 @@ func (r *Root) explainChosen(ctx app.Context) {
 	r.forgetExplanation()
 	ex := &cl.explain
 	ex.running, ex.graph = true, cl.chosen
+	clicked := time.Now()
 	var id int64
 	id = r.submit(ctx, protocol.Request{Kind: protocol.Explain, Model: model.data, Inputs: cl.inputs, Graph: cl.chosen}, pool.Handler{
 		Done: func(resp protocol.Response) {
@@ -78,6 +83,7 @@ func (r *Root) explainChosen(ctx app.Context) {
 					return // another explanation replaced this one
 				}
 				ex.running = false
+				ex.waited = float64(time.Since(clicked).Microseconds()) / 1000
 				if resp.Explained == nil {
 					ex.err = "The worker sent no explanation."
 					return

@@ -29,6 +29,18 @@ type ExplainView struct {
 	Note      string    // why a molecule is drawn as a graph
 	// Object URLs of the downloads, "" until made.
 	JSON, CSV, SVG string
+	// Waited is how long the user waited for the explanation, in
+	// milliseconds (0: not known).
+	Waited float64
+}
+
+// explainedIn says how long the user waited and how much of it the
+// worker spent explaining.
+func explainedIn(waited, worked float64) string {
+	if waited <= 0 {
+		return fmt.Sprintf("Explained in %.0f ms by a worker.", worked)
+	}
+	return fmt.Sprintf("Explained in %.0f ms (%.0f ms of it in the worker).", max(waited, worked), worked)
 }
 
 // Render lays out the explanation in one card.
@@ -47,7 +59,7 @@ func (v *ExplainView) Render() app.UI {
 		app.If(len(ex.Against) > 0, func() app.UI {
 			return app.P().ID("explain-pairs").Text(pairWords(ex))
 		}),
-		app.P().ID("explain-time").Class("muted").DataSet("millis", res.Millis).Text(fmt.Sprintf("Explained in %.0f ms by a worker.", res.Millis)),
+		app.P().ID("explain-time").Class("muted").DataSet("millis", res.Millis).DataSet("waited", v.Waited).Text(explainedIn(v.Waited, res.Millis)),
 		app.Div().Class("columns").Body(
 			app.Figure().ID("explain-picture").Class("explain-picture").Body(
 				app.If(v.Picture != "", func() app.UI {

@@ -2,7 +2,7 @@
 //
 // Jobs queue in submission order and go to an idle worker; workers start
 // lazily, up to the pool's size. Interactive jobs (loading, drawing,
-// exploring, classifying) overtake queued heavy ones (cross-validation,
+// exploring, classifying, explaining) overtake queued heavy ones (cross-validation,
 // training), at most size heavy jobs run at once, and while any runs an
 // interactive job may start one worker beyond the size: the page answers
 // while a long computation fills the pool. A job gets progress and partial results,

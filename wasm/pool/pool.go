@@ -150,7 +150,7 @@ func (p *Pool) Running() int {
 var interactive = map[protocol.Kind]bool{
 	protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
 	protocol.Inspect: true, protocol.Predict: true, protocol.MergeCV: true,
-	protocol.InspectData: true,
+	protocol.InspectData: true, protocol.Explain: true,
 }
 
 // heavyRunning counts the workers busy with heavy jobs.

@@ -268,6 +268,15 @@ func TestInteractiveWhileHeavy(t *testing.T) {
 	if len(g.conns) != 2 || len(g.conns[1].sent) != 1 || g.conns[1].sent[0].ID != merge {
 		t.Fatal("the merge job waited behind the heavy ones")
 	}
+	// So does an explanation: the user clicked Explain and waits.
+	var e fakeSpawner
+	ex := New(1, e.spawn)
+	ex.Submit(protocol.Request{Kind: protocol.CrossValidate}, Handler{})
+	ex.Submit(protocol.Request{Kind: protocol.Train}, Handler{})
+	explain := ex.Submit(protocol.Request{Kind: protocol.Explain}, Handler{})
+	if len(e.conns) != 2 || len(e.conns[1].sent) != 1 || e.conns[1].sent[0].ID != explain {
+		t.Fatal("the explain job waited behind the heavy ones")
+	}
 	// With only interactive jobs, the pool keeps to its size.
 	q := New(2, (&fakeSpawner{}).spawn)
 	for range 3 {
