@@ -3,6 +3,12 @@
 // edges; degree, the heat kernel signature (HKS) and values given with the
 // graph on vertices.
 //
+// For molecules there are chemistry-aware descriptors too (chem.go): the
+// bond orders of the subdivided molecule (KindBonds), the atoms'
+// electronegativity (KindElectronegativity), and any descriptor restricted
+// to an element group (Options.Atoms); such a Function lives on a derived
+// graph that Function.On maps back to the input's atoms and bonds.
+//
 // Compute turns one of them into a Function: a value per vertex, and with
 // Options.EdgeValued a value per edge as well. An edge function reaches the
 // vertices through Options.Rule (the minimum over incident edges, as in
