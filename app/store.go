@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -287,9 +288,20 @@ func (r *Root) modelsTab() app.UI {
 	return t
 }
 
-// inspect has a worker validate a model file and makes it current.
+// inspect has a worker validate a model file and makes it current. A
+// file that is a kept model byte for byte (one downloaded from the Models
+// tab and given back) makes that model current, with its name and what
+// the page knows of it, instead of keeping a copy.
 func (r *Root) inspect(ctx app.Context, name string, data []byte) {
 	ms := &r.models
+	for _, m := range ms.kept {
+		if bytes.Equal(m.data, data) {
+			ms.err = ""
+			r.useModel(m)
+			r.status = fmt.Sprintf("%s is the model kept as %q, now in use.", name, m.name)
+			return
+		}
+	}
 	ms.loading, ms.err = true, ""
 	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
 		Done: func(resp protocol.Response) {

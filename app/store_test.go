@@ -284,6 +284,30 @@ func TestOldSavedRunLoads(t *testing.T) {
 	}
 }
 
+// TestKeptModelGivenBack: a kept model's own file, downloaded and given
+// back, makes that model current with its name and accuracy; no copy
+// named "MUTAG (2)" that knows no accuracy.
+func TestKeptModelGivenBack(t *testing.T) {
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	info := &protocol.Info{Dataset: "MUTAG"}
+	r.keepModel(&trained{name: "MUTAG", data: []byte("1"), info: info, accuracy: 0.9})
+	r.keepModel(&trained{name: "MUTAG (2)", data: []byte("2"), info: info})
+	r.act(func(ctx app.Context) { r.inspect(ctx, "wkpi-MUTAG.json", []byte("1")) })
+	e.ConsumeAll()
+	ms := &r.models
+	if len(ms.kept) != 2 || ms.current != ms.kept[0] || ms.current.accuracy != 0.9 || string(b.kept[keyCurrent]) != "MUTAG" ||
+		len(b.of(protocol.Inspect)) != 0 || !strings.Contains(r.status, `the model kept as "MUTAG"`) {
+		t.Fatalf("the kept file given back: models %v, current %v, %d inspections, status %q", ms.kept, ms.current, len(b.of(protocol.Inspect)), r.status)
+	}
+	// Another file goes to a worker to be checked.
+	r.act(func(ctx app.Context) { r.inspect(ctx, "other.json", []byte("3")) })
+	e.ConsumeAll()
+	if len(b.of(protocol.Inspect)) != 1 {
+		t.Errorf("a new file: %d inspections, want 1", len(b.of(protocol.Inspect)))
+	}
+}
+
 func TestKeptModels(t *testing.T) {
 	b := newFakeBackend()
 	r := newRoot(b)
