@@ -128,7 +128,8 @@ func TestClassifyNamesCountsWords(t *testing.T) {
 		{&ClassifyTab{Model: mutagInfo, SMILES: "CCO"}, false, "Or files: SMILES"},
 		{&ClassifyTab{Model: mutagInfo, SMILES: "CCO", Running: true}, true, "Classifying…"},
 		{&ClassifyTab{SMILES: "CCO"}, true, "No model yet"},
-		{&ClassifyTab{SMILES: "CCO", Waiting: true}, true, "Loading this site"},
+		{&ClassifyTab{SMILES: "CCO", Waiting: "Loading this site's model…"}, true, "Loading this site"},
+		{&ClassifyTab{SMILES: "CCO", Waiting: loadingModels}, true, "Loading your models…"},
 	} {
 		html := app.HTMLString(tc.tab)
 		button := regexp.MustCompile(`<button[^>]*id="classify-run"[^>]*>`).FindString(html)
