@@ -249,6 +249,34 @@ func TestClassifyReplacesRunning(t *testing.T) {
 	}
 }
 
+// TestClassifyAnsweredWhenModelChanges: a classification whose model is
+// no longer current when its answer comes (another model loaded or
+// chosen meanwhile) is not dropped: it runs again with the current model,
+// whose predictions show.
+func TestClassifyAnsweredWhenModelChanges(t *testing.T) {
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	a, other := &trained{name: "A", data: []byte("a"), info: mutagInfo}, &trained{name: "B", data: []byte("b"), info: mutagInfo}
+	r.keepModel(a)
+	r.keepModel(other)
+	r.act(func(ctx app.Context) { r.useModel(a); r.classify.smiles = "CCO"; r.classifySMILES(ctx) })
+	e.ConsumeAll()
+	r.act(func(app.Context) { r.useModel(other) })
+	e.ConsumeAll()
+	jobs := b.of(protocol.Predict)
+	jobs[0].h.Done(protocol.Response{Graphs: []protocol.Graph{{Name: "CCO", Label: "-1", Decision: []float64{1}}}})
+	e.ConsumeAll()
+	jobs = b.of(protocol.Predict)
+	if len(jobs) != 2 || string(jobs[1].req.Model) != "b" || !r.classify.running || len(r.classify.graphs) != 0 {
+		t.Fatalf("%d predict jobs (the last with model %q), running %v, graphs %v; want the input sent again with B", len(jobs), jobs[len(jobs)-1].req.Model, r.classify.running, r.classify.graphs)
+	}
+	jobs[1].h.Done(protocol.Response{Graphs: []protocol.Graph{{Name: "CCO", Label: "1", Decision: []float64{-1}}}})
+	e.ConsumeAll()
+	if cl := r.classify; cl.running || len(cl.graphs) != 1 || cl.graphs[0].Label != "1" {
+		t.Errorf("graphs %+v, running %v", cl.graphs, cl.running)
+	}
+}
+
 // TestAboutClasses: the Classify tab says what a model's classes are: a
 // threshold's classes by their names, a molecule file's by its target
 // column, a bundled TU dataset's as the labels of its label file, and

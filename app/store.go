@@ -192,10 +192,9 @@ func (r *Root) afterPaint(f func()) {
 // restoreModels loads the models of earlier visits, each checked by a
 // worker, and the current one's name; a model kept by an earlier version
 // of the page (one, unnamed) joins them. Until the current model is
-// known the page shows one state, restoring (Root.OnMount sets it before
-// the first render).
+// known the page shows one state, restoring (set from the first render:
+// newRoot).
 func (r *Root) restoreModels(ctx app.Context) {
-	r.models.restoring = true
 	r.Backend.Get(keyModels, func(data []byte) {
 		var list []savedModel
 		if data != nil && json.Unmarshal(data, &list) != nil {
