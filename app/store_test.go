@@ -363,7 +363,7 @@ func TestModelFileKeepsEvaluation(t *testing.T) {
 	b := newFakeBackend()
 	r, e := mount(t, b)
 	for _, tc := range []struct {
-		info       protocol.Info
+		info        protocol.Info
 		name, shown string
 	}{
 		{protocol.Info{Dataset: "chembl", Name: "chembl", Evaluation: &protocol.Evaluation{Folds: 10, Accuracy: 0.8125, Std: 0.05}}, "chembl", "81.2 %"},
