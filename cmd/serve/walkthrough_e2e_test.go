@@ -42,6 +42,38 @@ func ligandsSDF(t *testing.T, n int) string {
 	return path
 }
 
+// shortCV runs a cross-validation of folds folds and iter learning steps
+// from the Train tab, with the rest of the settings as the page proposes
+// them, and waits for its results.
+func shortCV(folds, iter int) []chromedp.Action[chromedp.Void] {
+	return []chromedp.Action[chromedp.Void]{
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+		setInput("train-folds", strconv.Itoa(folds)),
+		chromedp.Click(chromedp.CSS("#train-advanced summary")),
+		until(`document.querySelector("#train-advanced").open`),
+		setInput("train-iter", strconv.Itoa(iter)),
+		until(fmt.Sprintf(`document.querySelector("#train-folds").value === "%d" && document.querySelector("#train-iter").value === "%d"`, folds, iter)),
+		chromedp.Click(chromedp.CSS("#train-run")),
+		chromedp.WaitVisible(chromedp.CSS("#acc-learned")),
+		chromedp.WaitVisible(chromedp.CSS("#acc-baseline")),
+		chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
+	}
+}
+
+// classifyTyped classifies typed SMILES (text, n lines) on the Classify
+// tab and waits for their n predictions.
+func classifyTyped(text string, n int) []chromedp.Action[chromedp.Void] {
+	return []chromedp.Action[chromedp.Void]{
+		chromedp.Click(chromedp.CSS("#tab-classify")),
+		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
+		typeSMILES(text),
+		until(`!document.querySelector("#classify-run").disabled`),
+		chromedp.Click(chromedp.CSS("#classify-run")),
+		until(fmt.Sprintf(`document.querySelectorAll("#predictions tbody tr").length === %d`, n)),
+	}
+}
+
 // TestWalkthrough follows a chemist's path through the page in one go:
 // an SD file of ligands with an ACTIVITY property, cut at the threshold
 // the page proposes; a short cross-validation and the final model; a
@@ -74,17 +106,7 @@ func TestWalkthrough(t *testing.T) {
 		textContains("#summary-target", "ACTIVITY, cut at "+cut),
 	)
 	stepWithin(t, ctx, time.Minute, "train: a 3-fold cross-validation of 10 learning steps and the final model",
-		chromedp.Click(chromedp.CSS("#tab-train")),
-		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
-		setInput("train-folds", "3"),
-		chromedp.Click(chromedp.CSS("#train-advanced summary")),
-		until(`document.querySelector("#train-advanced").open`),
-		setInput("train-iter", "10"),
-		until(`document.querySelector("#train-folds").value === "3" && document.querySelector("#train-iter").value === "10"`),
-		chromedp.Click(chromedp.CSS("#train-run")),
-		chromedp.WaitVisible(chromedp.CSS("#acc-learned")),
-		chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
-		chromedp.WaitNotPresent(chromedp.CSS("#jobs")),
+		append(shortCV(3, 10), chromedp.WaitNotPresent(chromedp.CSS("#jobs")))...,
 	)
 	accuracy, err := strconv.ParseFloat(value[string](t, ctx, `document.querySelector("#acc-learned").dataset.value`), 64)
 	if err != nil || accuracy < 0 || accuracy > 1 {
@@ -95,13 +117,7 @@ func TestWalkthrough(t *testing.T) {
 
 	const smiles = "c1ccc(cc1)[N+](=O)[O-] nitrobenzene"
 	step(t, ctx, "classify a typed SMILES",
-		chromedp.Click(chromedp.CSS("#tab-classify")),
-		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
-		typeSMILES(smiles),
-		until(`!document.querySelector("#classify-run").disabled`),
-		chromedp.Click(chromedp.CSS("#classify-run")),
-		until(`document.querySelectorAll("#predictions tbody tr").length === 1`),
-		textContains("#classify-about", "ACTIVITY"),
+		append(classifyTyped(smiles, 1), textContains("#classify-about", "ACTIVITY"))...,
 	)
 	before := rows(t, ctx)
 	explainGraph(t, ctx, 0, "nitrobenzene", true)
@@ -171,14 +187,12 @@ func TestWalkthrough(t *testing.T) {
 	)
 	srv.Close()
 	step(t, ctx, "offline: reload and classify the SMILES again",
-		chromedp.Reload(),
-		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
-		chromedp.Click(chromedp.CSS("#tab-classify")),
-		textContains("#panel h2", "with the model of ligands"),
-		typeSMILES(smiles),
-		until(`!document.querySelector("#classify-run").disabled`),
-		chromedp.Click(chromedp.CSS("#classify-run")),
-		until(`document.querySelectorAll("#predictions tbody tr").length === 1`),
+		append([]chromedp.Action[chromedp.Void]{
+			chromedp.Reload(),
+			chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+			chromedp.Click(chromedp.CSS("#tab-classify")),
+			textContains("#panel h2", "with the model of ligands"),
+		}, classifyTyped(smiles, 1)...)...,
 	)
 	if after := rows(t, ctx); len(after) != 1 || after[0] != before[0] {
 		t.Errorf("offline after the reload: %+v, before: %+v", after, before)
