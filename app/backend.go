@@ -57,11 +57,13 @@ const savedDataset = "saved dataset"
 // newRoot is the page on backend b. With a backend it renders as restoring
 // the saved dataset from its first render on, not only after OnMount: the
 // buttons that load a dataset stay disabled until the saved one is back, so
-// the restore cannot undo a click made in between.
+// the restore cannot undo a click made in between. So does the current
+// model (modelsState.restoring): Classify waits for it.
 func newRoot(b Backend) *Root {
 	r := &Root{Backend: b}
 	if b != nil {
 		r.data.loading = savedDataset
+		r.models.restoring = true
 	}
 	return r
 }

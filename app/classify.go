@@ -27,7 +27,7 @@ type ClassifyTab struct {
 	app.Compo
 	Model   *protocol.Info
 	Weight  []float64 // the model's heat map
-	Waiting bool      // the site's own model is still loading
+	Waiting string    // what the page waits for before a model is current: "" when nothing
 	Running bool
 	Error   string
 	SMILES  string // the text area's content
@@ -56,10 +56,10 @@ func (c *ClassifyTab) Render() app.UI {
 	return app.Div().Class("tab-body").Body(
 		app.Section().Class("card").Body(
 			app.If(c.Model == nil, func() app.UI {
-				if c.Waiting {
+				if c.Waiting != "" {
 					return app.Div().Body(
 						app.H2().Text("Classify molecules"),
-						app.P().ID("classify-waiting").Class("busy").Text("Loading this site's model…"),
+						app.P().ID("classify-waiting").Class("busy").Text(c.Waiting),
 					)
 				}
 				return app.Div().Body(

@@ -128,7 +128,8 @@ func TestClassifyNamesCountsWords(t *testing.T) {
 		{&ClassifyTab{Model: mutagInfo, SMILES: "CCO"}, false, "Or files: SMILES"},
 		{&ClassifyTab{Model: mutagInfo, SMILES: "CCO", Running: true}, true, "Classifying…"},
 		{&ClassifyTab{SMILES: "CCO"}, true, "No model yet"},
-		{&ClassifyTab{SMILES: "CCO", Waiting: true}, true, "Loading this site"},
+		{&ClassifyTab{SMILES: "CCO", Waiting: "Loading this site's model…"}, true, "Loading this site"},
+		{&ClassifyTab{SMILES: "CCO", Waiting: loadingModels}, true, "Loading your models…"},
 	} {
 		html := app.HTMLString(tc.tab)
 		button := regexp.MustCompile(`<button[^>]*id="classify-run"[^>]*>`).FindString(html)
@@ -244,6 +245,34 @@ func TestClassifyReplacesRunning(t *testing.T) {
 	jobs[0].h.Done(protocol.Response{Graphs: []protocol.Graph{{Name: "CCO", Label: "1", Decision: []float64{-1}}}})
 	e.ConsumeAll()
 	if cl := r.classify; cl.running || len(cl.graphs) != 1 || cl.graphs[0].Name != "CCN" {
+		t.Errorf("graphs %+v, running %v", cl.graphs, cl.running)
+	}
+}
+
+// TestClassifyAnsweredWhenModelChanges: a classification whose model is
+// no longer current when its answer comes (another model loaded or
+// chosen meanwhile) is not dropped: it runs again with the current model,
+// whose predictions show.
+func TestClassifyAnsweredWhenModelChanges(t *testing.T) {
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	a, other := &trained{name: "A", data: []byte("a"), info: mutagInfo}, &trained{name: "B", data: []byte("b"), info: mutagInfo}
+	r.keepModel(a)
+	r.keepModel(other)
+	r.act(func(ctx app.Context) { r.useModel(a); r.classify.smiles = "CCO"; r.classifySMILES(ctx) })
+	e.ConsumeAll()
+	r.act(func(app.Context) { r.useModel(other) })
+	e.ConsumeAll()
+	jobs := b.of(protocol.Predict)
+	jobs[0].h.Done(protocol.Response{Graphs: []protocol.Graph{{Name: "CCO", Label: "-1", Decision: []float64{1}}}})
+	e.ConsumeAll()
+	jobs = b.of(protocol.Predict)
+	if len(jobs) != 2 || string(jobs[1].req.Model) != "b" || !r.classify.running || len(r.classify.graphs) != 0 {
+		t.Fatalf("%d predict jobs (the last with model %q), running %v, graphs %v; want the input sent again with B", len(jobs), jobs[len(jobs)-1].req.Model, r.classify.running, r.classify.graphs)
+	}
+	jobs[1].h.Done(protocol.Response{Graphs: []protocol.Graph{{Name: "CCO", Label: "1", Decision: []float64{-1}}}})
+	e.ConsumeAll()
+	if cl := r.classify; cl.running || len(cl.graphs) != 1 || cl.graphs[0].Label != "1" {
 		t.Errorf("graphs %+v, running %v", cl.graphs, cl.running)
 	}
 }

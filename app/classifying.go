@@ -35,7 +35,7 @@ func (r *Root) classifyTab() app.UI {
 	cl := &r.classify
 	t := &ClassifyTab{
 		Running: cl.running, Error: cl.err, SMILES: cl.smiles, Graphs: cl.graphs, Chosen: cl.chosen, CSV: cl.csvURL,
-		Waiting:     r.models.current == nil && r.siteWaiting(),
+		Waiting:     r.waitingFor(),
 		Explanation: r.explainView(),
 		OnSMILES: func(s string) {
 			r.act(func(app.Context) { cl.smiles, cl.fromLink = s, false })
@@ -65,6 +65,21 @@ func (r *Root) classifyTab() app.UI {
 		t.Error = r.models.err // why the site's model is missing
 	}
 	return t
+}
+
+// waitingFor says what Classify waits for before a model is current: the
+// kept models (restoring), or the site's own; "" when it waits for
+// nothing.
+func (r *Root) waitingFor() string {
+	switch {
+	case r.models.current != nil:
+		return ""
+	case r.models.restoring:
+		return loadingModels
+	case r.siteWaiting():
+		return "Loading this site's model…"
+	}
+	return ""
 }
 
 // linkSMILES reads the query of a #classify?smiles=... link: every
@@ -153,19 +168,23 @@ func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File) {
 	var id int64
 	id = r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: inputs}, pool.Handler{
 		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
+			ctx.Dispatch(func(ctx app.Context) {
 				if cl.job != id {
 					return // a later classification replaced this one
 				}
 				cl.running = false
-				if r.models.current == model {
-					r.forgetExplanation()
-					cl.graphs, cl.inputs, cl.chosen = resp.Graphs, inputs, 0
-					if cl.csvURL != "" {
-						r.Backend.RevokeURL(cl.csvURL)
-					}
-					cl.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
+				if r.models.current != model {
+					// Another model became current meanwhile (loaded,
+					// chosen or trained): the click is answered with it.
+					r.classifyInputs(ctx, inputs)
+					return
 				}
+				r.forgetExplanation()
+				cl.graphs, cl.inputs, cl.chosen = resp.Graphs, inputs, 0
+				if cl.csvURL != "" {
+					r.Backend.RevokeURL(cl.csvURL)
+				}
+				cl.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
 			})
 		},
 		Fail: func(err error) {

@@ -21,11 +21,17 @@ type ModelsTab struct {
 	URL      string // object URL of the model's JSON, for the download link
 	FileName string
 	Loading  bool
-	Error    string
-	OnUpload func(files app.Value)
-	OnUse    func(name string)
-	OnDelete func(name string)
+	// Restoring says the models of earlier visits are still loading.
+	Restoring bool
+	Error     string
+	OnUpload  func(files app.Value)
+	OnUse     func(name string)
+	OnDelete  func(name string)
 }
+
+// loadingModels is what the page says while the models of earlier visits
+// load and the current one is not known yet.
+const loadingModels = "Loading your models…"
 
 // Kept is one kept model as the list shows it.
 type Kept struct {
@@ -60,6 +66,12 @@ func (m *ModelsTab) Render() app.UI {
 		),
 		app.If(len(m.Kept) > 0, func() app.UI { return m.list() }),
 		app.If(m.Model == nil, func() app.UI {
+			if m.Restoring {
+				return app.Section().Class("card").Body(
+					app.H2().Text("Current model"),
+					app.P().ID("model-restoring").Class("busy").Text(loadingModels),
+				)
+			}
 			return app.Section().Class("card").Body(
 				app.H2().Text("Current model"),
 				app.P().ID("model-none").Text("No model yet: train one on the Train tab or load a file above."),

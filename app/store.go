@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -27,8 +28,18 @@ type modelsState struct {
 	kept    []*trained // every kept model
 	current *trained   // the one Classify uses
 	loading bool       // a model file is being read and checked
-	err     string
-	site    siteState // the site's own models (a published classifier)
+	// restoring says the current model of an earlier visit is not known
+	// yet: the kept models are being read and checked by workers. The
+	// page says so ("Loading your models…") and Classify waits, instead
+	// of showing each model in turn as its check ends.
+	restoring bool
+	// checking counts the saved models whose check has not ended; the
+	// list is saved only once they have joined it (unsaved says it
+	// changed meanwhile), so that none of them is lost.
+	checking int
+	unsaved  bool
+	err      string
+	site     siteState // the site's own models (a published classifier)
 }
 
 // trained is a kept model: its name, its JSON as a worker described it,
@@ -103,12 +114,27 @@ func (r *Root) keepModel(m *trained) {
 	r.saveModels()
 }
 
-// useModel makes m the model Classify uses.
+// keepEvaluation puts the cross-validation of the run that trained m,
+// kept in this visit, in m and in its file (with its name), so that the
+// file downloaded from the Models tab says how good the model is
+// wherever it is loaded again.
+func (r *Root) keepEvaluation(m *trained, learned protocol.Result) {
+	e := protocol.Evaluation{Folds: len(learned.PerFold), Accuracy: learned.Accuracy, Std: learned.Std}
+	m.accuracy = e.Accuracy
+	m.data = protocol.WithEvaluation(m.data, m.name, e)
+	r.Backend.RevokeURL(m.url)
+	m.url = r.Backend.ObjectURL(m.data, "application/json")
+	r.saveModels()
+}
+
+// useModel makes m the model Classify uses; a model chosen, trained or
+// loaded while the kept ones are restored is the current one from then
+// on.
 func (r *Root) useModel(m *trained) {
 	if r.models.current != m {
 		r.classify.graphs, r.classify.err = nil, ""
 	}
-	r.models.current = m
+	r.models.current, r.models.restoring = m, false
 	r.Backend.Put(keyCurrent, []byte(m.name))
 }
 
@@ -131,6 +157,10 @@ func (r *Root) deleteModel(name string) {
 }
 
 func (r *Root) saveModels() {
+	if r.models.checking > 0 {
+		r.models.unsaved = true // saved with the restored models (restoreModels)
+		return
+	}
 	r.afterPaint(func() {
 		list := make([]savedModel, len(r.models.kept))
 		for i, m := range r.models.kept {
@@ -161,7 +191,9 @@ func (r *Root) afterPaint(f func()) {
 
 // restoreModels loads the models of earlier visits, each checked by a
 // worker, and the current one's name; a model kept by an earlier version
-// of the page (one, unnamed) joins them.
+// of the page (one, unnamed) joins them. Until the current model is
+// known the page shows one state, restoring (set from the first render:
+// newRoot).
 func (r *Root) restoreModels(ctx app.Context) {
 	r.Backend.Get(keyModels, func(data []byte) {
 		var list []savedModel
@@ -174,9 +206,7 @@ func (r *Root) restoreModels(ctx app.Context) {
 					list = []savedModel{{Data: legacy}}
 				}
 				ctx.Dispatch(func(ctx app.Context) {
-					for _, s := range list {
-						r.restoreModel(ctx, s, string(current))
-					}
+					r.restoreAll(ctx, list, string(current))
 					r.loadSiteModels(ctx, list)
 				})
 			})
@@ -184,34 +214,78 @@ func (r *Root) restoreModels(ctx app.Context) {
 	})
 }
 
-// restoreModel has a worker check a saved model and keeps it.
-func (r *Root) restoreModel(ctx app.Context, s savedModel, current string) {
-	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: s.Data}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				name := s.Name
-				if name == "" {
-					name = r.uniqueName(resp.Info.Dataset)
-				}
-				if r.findModel(name) != nil {
-					return // trained in this visit meanwhile
-				}
-				m := &trained{name: name, data: s.Data, info: resp.Info, after: resp.Arrays["after"], accuracy: s.Accuracy, settings: s.Settings,
-					url: r.Backend.ObjectURL(s.Data, "application/json")}
-				ms := &r.models
-				ms.kept = append(ms.kept, m)
-				if ms.current == nil || name == current {
-					ms.current = m
-					r.classifyLinked(ctx) // SMILES of a link wait for a model
-				}
-			})
-		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				r.models.err = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
-			})
-		},
-	})
+// restoreAll has workers check the saved models and keeps them in their
+// saved order, before any kept meanwhile. The model named current
+// becomes current as soon as it is back; the others join the list as
+// their checks end, without changing the current model. When every
+// check has ended and that model is not among them, the last kept model
+// is current.
+func (r *Root) restoreAll(ctx app.Context, list []savedModel, current string) {
+	ms := &r.models
+	ms.checking = len(list)
+	slots := make([]*trained, len(list))
+	ended := func(ctx app.Context, name string) {
+		ms.checking--
+		switch {
+		case ms.restoring && name == current && r.findModel(name) != nil:
+			r.restored(ctx, r.findModel(name))
+		case ms.restoring && ms.checking == 0 && len(ms.kept) > 0:
+			r.restored(ctx, cmp.Or(r.findModel(current), ms.kept[len(ms.kept)-1]))
+		case ms.restoring && ms.checking == 0:
+			ms.restoring = false // nothing kept: "No model yet"
+		}
+		if ms.checking == 0 && ms.unsaved {
+			ms.unsaved = false
+			r.saveModels()
+		}
+	}
+	if len(list) == 0 {
+		ms.restoring = false
+		return
+	}
+	for i, s := range list {
+		r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: s.Data}, pool.Handler{
+			Done: func(resp protocol.Response) {
+				ctx.Dispatch(func(ctx app.Context) {
+					name := cmp.Or(s.Name, resp.Info.Name)
+					if name == "" {
+						name = r.uniqueName(resp.Info.Dataset)
+					}
+					if r.findModel(name) == nil { // else trained or loaded in this visit meanwhile
+						accuracy := s.Accuracy
+						if e := resp.Info.Evaluation; accuracy == 0 && e != nil {
+							accuracy = e.Accuracy
+						}
+						slots[i] = &trained{name: name, data: s.Data, info: resp.Info, after: resp.Arrays["after"], accuracy: accuracy, settings: s.Settings,
+							url: r.Backend.ObjectURL(s.Data, "application/json")}
+						kept := slices.DeleteFunc(slices.Clone(slots), func(m *trained) bool { return m == nil })
+						for _, m := range ms.kept {
+							if !slices.Contains(slots, m) {
+								kept = append(kept, m)
+							}
+						}
+						ms.kept = kept
+					}
+					ended(ctx, name)
+				})
+			},
+			Fail: func(err error) {
+				ctx.Dispatch(func(ctx app.Context) {
+					r.models.err = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
+					ended(ctx, "")
+				})
+			},
+		})
+	}
+}
+
+// restored makes m, a kept model, current once the models are restored.
+func (r *Root) restored(ctx app.Context, m *trained) {
+	if r.models.current != m {
+		r.classify.graphs = nil
+	}
+	r.models.current, r.models.restoring = m, false
+	r.classifyLinked(ctx) // SMILES of a link wait for a model
 }
 
 // saveRun keeps the finished run c for the next visit.
@@ -267,7 +341,7 @@ func (r *Root) showRun(ctx app.Context, s *savedRun) {
 func (r *Root) modelsTab() app.UI {
 	ms := &r.models
 	t := &ModelsTab{
-		Loading: ms.loading, Error: ms.err,
+		Loading: ms.loading, Restoring: ms.restoring, Error: ms.err,
 		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.uploadModel(ctx, files) }) },
 		OnUse: func(name string) {
 			r.act(func(app.Context) {
@@ -307,7 +381,11 @@ func (r *Root) inspect(ctx app.Context, name string, data []byte) {
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
 				ms.loading = false
-				m := &trained{name: r.uniqueName(resp.Info.Dataset), data: data, info: resp.Info, after: resp.Arrays["after"]}
+				// The file's own name and evaluation, if it keeps them.
+				m := &trained{name: r.uniqueName(cmp.Or(resp.Info.Name, resp.Info.Dataset)), data: data, info: resp.Info, after: resp.Arrays["after"]}
+				if e := resp.Info.Evaluation; e != nil {
+					m.accuracy = e.Accuracy
+				}
 				r.keepModel(m)
 				r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
 			})

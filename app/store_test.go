@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -178,6 +179,13 @@ func TestRunMergedByAWorker(t *testing.T) {
 	if m := r.findModel("TOY"); m == nil || m.accuracy != resp.Merged.Report.Learned.Accuracy {
 		t.Errorf("kept model %+v, want the merged accuracy %v", m, resp.Merged.Report.Learned.Accuracy)
 	}
+	// The model's file keeps its name and the evaluation (3 folds: 1,
+	// 0.5, 1), and the download link gives that file.
+	learned := resp.Merged.Report.Learned
+	want := fmt.Sprintf(`{"name":"TOY","evaluation":{"folds":3,"accuracy":%v,"std":%v}}`, learned.Accuracy, learned.Std)
+	if m := r.findModel("TOY"); m == nil || string(m.data) != want || m.url != fmt.Sprint("blob:", b.urls) || learned.Accuracy != 2.5/3 {
+		t.Errorf("kept model file %s (link %s of %d), want %s", m.data, m.url, b.urls, want)
+	}
 	var saved savedRun
 	if err := json.Unmarshal(b.kept[keyResults], &saved); err != nil || !reflect.DeepEqual(saved.Test, c.test) || !reflect.DeepEqual(saved.Report, c.report) {
 		t.Errorf("saved run %+v (%v)", saved, err)
@@ -344,5 +352,112 @@ func TestKeptModels(t *testing.T) {
 	if len(c.jobs) != 0 || !c.modelDone || !c.restored || c.finished() != c.units || c.report.Folds[0].Accuracy != 1 || c.after[0] != 2 ||
 		!reflect.DeepEqual(c.test, &test) {
 		t.Errorf("restored run %+v", c)
+	}
+}
+
+// TestModelFileKeepsEvaluation: a model file that keeps its name and
+// evaluation, loaded in a browser that never saw it, is kept under its
+// name with its CV accuracy, as the Models tab shows it; a file without
+// them gets the dataset's name and no accuracy.
+func TestModelFileKeepsEvaluation(t *testing.T) {
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	for _, tc := range []struct {
+		info        protocol.Info
+		name, shown string
+	}{
+		{protocol.Info{Dataset: "chembl", Name: "chembl", Evaluation: &protocol.Evaluation{Folds: 10, Accuracy: 0.8125, Std: 0.05}}, "chembl", "81.2 %"},
+		{protocol.Info{Dataset: "chembl", Name: "pAct model", Evaluation: &protocol.Evaluation{Folds: 5, Accuracy: 0.75}}, "pAct model", "75.0 %"},
+		{protocol.Info{Dataset: "chembl"}, "chembl (2)", "not known"},
+	} {
+		r.act(func(ctx app.Context) { r.inspect(ctx, "wkpi-chembl.json", []byte(tc.name)) })
+		e.ConsumeAll()
+		jobs := b.of(protocol.Inspect)
+		info := tc.info
+		jobs[len(jobs)-1].h.Done(protocol.Response{Info: &info})
+		e.ConsumeAll()
+		if m := r.models.current; m == nil || m.name != tc.name {
+			t.Fatalf("%+v: current %+v, want it named %q", tc.info, m, tc.name)
+		}
+		html := app.HTMLString(r.modelsTab())
+		row := regexp.MustCompile(`data-name="` + regexp.QuoteMeta(tc.name) + `"(?s:.*?)</tr>`).FindString(html)
+		if !strings.Contains(row, ">"+tc.shown+"<") {
+			t.Errorf("%s: row %s, want CV accuracy %q", tc.name, row, tc.shown)
+		}
+	}
+}
+
+// TestRestoreShowsOneModel: after a reload the saved models come back as
+// workers check them, in any order, but the page shows one state,
+// "Loading your models…", until the current one is back, and never
+// another model as current; the list keeps its saved order; a model
+// trained meanwhile is current from then on, and saving waits for the
+// restored models, so that none is lost.
+func TestRestoreShowsOneModel(t *testing.T) {
+	saved := []savedModel{{Name: "MUTAG", Data: []byte("1")}, {Name: "PTC", Data: []byte("2"), Accuracy: 0.6}, {Name: "chembl", Data: []byte("3")}}
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		b := newFakeBackend()
+		data, _ := json.Marshal(saved)
+		b.kept[keyModels], b.kept[keyCurrent] = data, []byte("PTC")
+		r, e := mount(t, b)
+		jobs := b.of(protocol.Inspect)
+		if len(jobs) != 3 {
+			t.Fatalf("%d inspections, want 3", len(jobs))
+		}
+		for k, i := range order {
+			if r.models.current != nil {
+				t.Fatalf("order %v: current %q before its check ended", order, r.models.current.name)
+			}
+			tab, models := app.HTMLString(r.classifyTab()), app.HTMLString(r.modelsTab())
+			if !strings.Contains(tab, "Loading your models…") || strings.Contains(tab, "with the model of") ||
+				!strings.Contains(models, "Loading your models…") || strings.Contains(models, "No model yet") {
+				t.Fatalf("order %v, %d checked: Classify %q, Models %q", order, k, textOf(tab, "classify-waiting"), textOf(models, "model-restoring"))
+			}
+			jobs[i].h.Done(protocol.Response{Info: &protocol.Info{Dataset: saved[i].Name}})
+			e.ConsumeAll()
+			if i == 1 {
+				break
+			}
+		}
+		if m := r.models.current; m == nil || m.name != "PTC" || m.accuracy != 0.6 || r.models.restoring {
+			t.Fatalf("order %v: current %+v, restoring %v", order, m, r.models.restoring)
+		}
+		// The others come back without changing it; the list keeps the
+		// saved order.
+		for _, i := range order {
+			if r.findModel(saved[i].Name) == nil {
+				jobs[i].h.Done(protocol.Response{Info: &protocol.Info{Dataset: saved[i].Name}})
+				e.ConsumeAll()
+			}
+		}
+		var names []string
+		for _, m := range r.models.kept {
+			names = append(names, m.name)
+		}
+		if r.models.current.name != "PTC" || strings.Join(names, " ") != "MUTAG PTC chembl" {
+			t.Errorf("order %v: current %q, kept %v", order, r.models.current.name, names)
+		}
+	}
+
+	// A model kept while the others are checked is current, and the
+	// list is saved once all are back.
+	b := newFakeBackend()
+	data, _ := json.Marshal(saved)
+	b.kept[keyModels], b.kept[keyCurrent] = data, []byte("PTC")
+	r, e := mount(t, b)
+	jobs := b.of(protocol.Inspect)
+	jobs[0].h.Done(protocol.Response{Info: &protocol.Info{Dataset: "MUTAG"}})
+	e.ConsumeAll()
+	r.keepModel(&trained{name: "new", data: []byte("4"), info: &protocol.Info{Dataset: "new"}})
+	if string(b.kept[keyModels]) != string(data) {
+		t.Fatalf("saved while restoring: %s", b.kept[keyModels])
+	}
+	for _, j := range jobs[1:] {
+		j.h.Done(protocol.Response{Info: &protocol.Info{Dataset: "x"}})
+		e.ConsumeAll()
+	}
+	var list []savedModel
+	if err := json.Unmarshal(b.kept[keyModels], &list); err != nil || len(list) != 4 || r.models.current.name != "new" || string(b.kept[keyCurrent]) != "new" {
+		t.Errorf("saved %d models (%v), current %q", len(list), err, r.models.current.name)
 	}
 }

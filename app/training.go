@@ -375,9 +375,8 @@ func (r *Root) jobDone(c *cvRun, id int64) {
 		c.stage, c.eta = "", ""
 		c.seconds = time.Since(c.start).Seconds()
 		r.status = fmt.Sprintf("Cross-validation and training done in %.1f s.", c.seconds)
-		if m := r.findModel(c.modelName); m != nil && c.report != nil {
-			m.accuracy = c.report.Learned.Accuracy
-			r.saveModels()
+		if m := r.findModel(c.modelName); m != nil && c.report != nil && m.info == c.info {
+			r.keepEvaluation(m, c.report.Learned)
 		}
 		r.saveRun(c)
 	}

@@ -149,18 +149,7 @@ func TestBrowserOwnData(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#diagram svg")),
 	)
 	stepWithin(t, ctx, 6*time.Minute, "a 3-fold cross-validation of 20 learning steps on the molecules",
-		chromedp.Click(chromedp.CSS("#tab-train")),
-		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
-		setInput("train-folds", "3"),
-		chromedp.Click(chromedp.CSS("#train-advanced summary")),
-		until(`document.querySelector("#train-advanced").open`),
-		setInput("train-iter", "20"),
-		until(`document.querySelector("#train-folds").value === "3" && document.querySelector("#train-iter").value === "20"`),
-		chromedp.Click(chromedp.CSS("#train-run")),
-		chromedp.WaitVisible(chromedp.CSS("#acc-learned")),
-		chromedp.WaitVisible(chromedp.CSS("#acc-baseline")),
-		chromedp.WaitNotPresent(chromedp.CSS("#train-progress")),
-		until(`document.querySelectorAll("#fold-table tbody tr").length === 3`),
+		append(shortCV(3, 20), until(`document.querySelectorAll("#fold-table tbody tr").length === 3`))...,
 	)
 	acc := value[string](t, ctx, `document.querySelector("#acc-learned").dataset.value`)
 	if a, err := strconv.ParseFloat(acc, 64); err != nil || a < 0 || a > 1 {
@@ -188,15 +177,11 @@ func TestBrowserOwnData(t *testing.T) {
 	}
 	cli := wkpiPredict(t, modelFile, "typed.smi", typedSMILES)
 	step(t, ctx, "Classify: typed SMILES with the molecules' model",
-		chromedp.Click(chromedp.CSS("#tab-classify")),
-		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
-		typeSMILES(typedSMILES),
-		until(`!document.querySelector("#classify-run").disabled`),
-		chromedp.Click(chromedp.CSS("#classify-run")),
-		until(`document.querySelectorAll("#predictions tbody tr").length === 4`),
-		// The classes say what they mean: AMW under or over the cut.
-		textContains("#classify-about", fmt.Sprintf("Its classes are class AMW < %s, class AMW >= %s.", cut, cut)),
-		until(`!document.querySelector("#classify-about").textContent.includes("do not say what they mean")`),
+		append(classifyTyped(typedSMILES, 4),
+			// The classes say what they mean: AMW under or over the cut.
+			textContains("#classify-about", fmt.Sprintf("Its classes are class AMW < %s, class AMW >= %s.", cut, cut)),
+			until(`!document.querySelector("#classify-about").textContent.includes("do not say what they mean")`),
+		)...,
 	)
 	checkRows(t, rows(t, ctx), cli, []string{"nitrobenzene", "2-nitrofluorene", "Nc1ccccc1", "anthracene"}, [2]string{ds.Classes[0], ds.Classes[1]})
 	exported := value[string](t, ctx, `fetch(document.querySelector("#classify-csv").href).then(r => r.text())`)

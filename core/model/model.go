@@ -50,6 +50,11 @@ type Model struct {
 	// Settings are the user settings the model was trained with, when
 	// the trainer recorded them (models of earlier builds lack them).
 	Settings *spec.Spec `json:"settings,omitempty"`
+	// Name is what the user called the model where it was trained (the
+	// page's Models tab), and Evaluation the cross-validation of its
+	// settings, when the trainer ran one; both are absent otherwise.
+	Name       string      `json:"name,omitempty"`
+	Evaluation *Evaluation `json:"evaluation,omitempty"`
 	// SVM's support vector indices point into Support, the images of
 	// the support vectors (written sparsely: file.go).
 	SVM     svm.Model   `json:"svm"`
@@ -133,6 +138,9 @@ func Load(r io.Reader) (*Model, error) {
 
 // Validate checks the format, every shape and every number.
 func (m *Model) Validate() error {
+	if err := m.Evaluation.Validate(); err != nil {
+		return err
+	}
 	if m.Settings != nil {
 		if err := m.Settings.Validate(); err != nil {
 			return fmt.Errorf("model: settings: %w", err)

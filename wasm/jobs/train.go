@@ -202,6 +202,10 @@ func inspect(data []byte) (*model.Model, protocol.Response, error) {
 
 func describe(m *model.Model) protocol.Response {
 	g := m.Grid
+	var e *protocol.Evaluation
+	if m.Evaluation != nil {
+		e = &protocol.Evaluation{Folds: m.Evaluation.Folds, Accuracy: m.Evaluation.Accuracy, Std: m.Evaluation.Std}
+	}
 	return protocol.Response{
 		Info: &protocol.Info{
 			Dataset: m.Dataset, Classes: m.Classes, Descriptor: string(m.Features.Filtration.Kind), Extra: filtration.FormatList(m.Features.Extra), Mode: m.Features.Mode(), Raw: !m.Features.Normalize,
@@ -209,6 +213,7 @@ func describe(m *model.Model) protocol.Response {
 			Grid: protocol.Grid{MinX: g.MinX, MinY: g.MinY, Pixel: g.Pixel, Rows: g.Rows, Cols: g.Cols},
 			Cost: m.Trace.Cost, Support: len(m.Support),
 			Converged: m.Trace.Converged, Iterations: m.Trace.Iterations, Centres: centres(m.Weight),
+			Name: m.Name, Evaluation: e,
 		},
 		Arrays: map[string][]float64{"after": HeatMap(m.Weight, g)},
 	}

@@ -280,6 +280,11 @@ type Info struct {
 	// Raw says the model's images are unnormalised (size-aware: chosen
 	// by the automatic choice, or asked for).
 	Raw bool `json:"raw,omitempty"`
+	// Name and Evaluation are what the model file keeps of where it was
+	// trained (model.Model's fields): the name it was kept under and its
+	// cross-validation; empty and nil when the file has none.
+	Name       string      `json:"name,omitempty"`
+	Evaluation *Evaluation `json:"evaluation,omitempty"`
 }
 
 // Graph is the prediction for one input graph; Points are its diagram
