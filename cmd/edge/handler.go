@@ -53,20 +53,20 @@ type API struct {
 // instance serves: the bundled model, and the last few KV models with
 // the bytes they were decoded from (a KV model is still read at every
 // request, and decoded again when its bytes changed). Safe for
-// concurrent use; a predictor is read-only.
+// concurrent use; a prepared model is read-only.
 type Cache struct {
 	mu      sync.Mutex
-	bundled *predictor
+	bundled *model.Prepared
 	stored  map[string]cachedModel
 }
 
 type cachedModel struct {
 	data []byte
-	p    *predictor
+	p    *model.Prepared
 }
 
-// maxCached bounds the KV models a Cache keeps (about 15 MB each for
-// MUTAG's, in a Worker's 128 MB).
+// maxCached bounds the KV models a Cache keeps (about 35 MB each for one
+// like the bundled MUTAG model, prepared, in a Worker's 128 MB).
 const maxCached = 2
 
 // bundledPath is where `make edge` puts the bundled model (MUTAG, `wkpi
@@ -193,19 +193,19 @@ func (a *API) predict(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := in.model
-	out := make([]prediction, len(in.graphs))
-	for i, g := range in.graphs {
-		if err := r.Context().Err(); err != nil {
+	preds, err := in.model.Predict(r.Context(), in.graphs)
+	if err != nil {
+		if r.Context().Err() != nil {
 			return nil, err
 		}
-		p, err := m.predict(g)
-		if err != nil {
-			// Bad input is caught in read; what remains is a graph the
-			// pipeline cannot featurise, still the request's fault.
-			return nil, fail(http.StatusUnprocessableEntity, "%s: graph %d: %v", in.name, i, err)
-		}
-		out[i] = prediction{i, in.names[i], m.m.Classes[p.class], p.decision, p.points}
+		// Bad input is caught in read; what remains is a graph the
+		// pipeline cannot featurise (the error names it), still the
+		// request's fault.
+		return nil, fail(http.StatusUnprocessableEntity, "%s: %v", in.name, err)
+	}
+	out := make([]prediction, len(preds))
+	for i, p := range preds {
+		out[i] = prediction{i, in.names[i], p.Label, p.Decision, len(p.Points)}
 	}
 	return map[string]any{"predictions": out, "model": in.info()}, nil
 }
@@ -224,7 +224,7 @@ func (a *API) explain(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := in.model.explainer()
+	e, err := explain.New(in.model, explain.DefaultOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (a *API) explain(r *http.Request) (any, error) {
 
 // input is what a predict or explain request asks about.
 type input struct {
-	model  *predictor
+	model  *model.Prepared
 	mname  string // the model's name
 	name   string // the body's, in messages
 	graphs []*graph.Graph
@@ -253,9 +253,9 @@ type input struct {
 }
 
 func (in input) info() modelInfo {
-	m := in.model.m
+	m := in.model.Model()
 	return modelInfo{Name: in.mname, Dataset: m.Dataset, Classes: m.Classes,
-		Filtration: fmt.Sprint(m.Features.Filtration.Kind), Support: in.model.n}
+		Filtration: fmt.Sprint(m.Features.Filtration.Kind), Support: m.SVM.N}
 }
 
 // read reads a predict or explain request: the model it names and the
@@ -459,7 +459,7 @@ func jsonNodeCount(body []byte) int {
 
 // model returns the named model, ready to predict: the bundled one, or
 // one kept in the store.
-func (a *API) model(ctx context.Context, name string) (*predictor, string, error) {
+func (a *API) model(ctx context.Context, name string) (*model.Prepared, string, error) {
 	if name == "" || name == bundledName {
 		p, err := a.bundled(ctx)
 		return p, bundledName, err
@@ -507,7 +507,7 @@ func (a *API) model(ctx context.Context, name string) (*predictor, string, error
 }
 
 // bundled returns the bundled model, decoded once per Cache.
-func (a *API) bundled(ctx context.Context) (*predictor, error) {
+func (a *API) bundled(ctx context.Context) (*model.Prepared, error) {
 	c := a.Cache
 	if c != nil {
 		c.mu.Lock()
@@ -536,17 +536,13 @@ func (a *API) bundled(ctx context.Context) (*predictor, error) {
 	return p, nil
 }
 
-// load decodes a model in the Worker's form and prepares it. The
-// predictor keeps the support images in its own layout: the model's
-// copy goes.
-func load(data []byte) (*predictor, error) {
+// load decodes a model in the Worker's form and prepares it.
+func load(data []byte) (*model.Prepared, error) {
 	m, err := decodeModel(data)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newPredictor(m)
-	m.Support = nil
-	return p, err
+	return model.Prepare(m)
 }
 
 func (a *API) putModel(r *http.Request, name string) (any, error) {

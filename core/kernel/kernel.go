@@ -374,7 +374,7 @@ func checkImages(images [][]float64, n int) error {
 
 // Gram returns the symmetric n x n kernel matrix of images.
 func (k Kernel) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][]float64, error) {
-	g, err := Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}.Gram(ctx, images, prog)
+	g, err := k.family().Gram(ctx, images, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -488,42 +488,78 @@ func Symmetrize(g [][]float64) {
 // Cross returns the len(rows) x len(cols) matrix k(rows[i], cols[j]), for
 // example test images against training images for prediction.
 func (k Kernel) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
-	out, err := Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}.Cross(ctx, rows, cols, prog)
+	out, err := k.family().Cross(ctx, rows, cols, prog)
 	if err != nil {
 		return nil, err
 	}
 	return out[0], nil
 }
 
+// Columns prepares cols to be the columns of many Cross matrices.
+func (k Kernel) Columns(cols [][]float64) (*Columns, error) { return k.family().Columns(cols) }
+
+func (k Kernel) family() Family {
+	return Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}
+}
+
 // Cross returns each kernel's len(rows) x len(cols) matrix, computing
 // ranges of rows in parallel.
 func (fam Family) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][][]float64, error) {
-	if len(rows) > 0 && len(cols) > 0 {
-		n := len(cols[0])
-		if err := checkImages(rows, n); err != nil {
-			return nil, err
-		}
-		if err := checkImages(cols, n); err != nil {
-			return nil, err
-		}
-		if err := fam.validate(n); err != nil {
-			return nil, err
-		}
+	c, err := fam.Columns(cols)
+	if err != nil {
+		return nil, err
 	}
+	return c.Cross(ctx, rows, prog)
+}
+
+// Columns are images made ready once (their sparse form: an f per
+// non-zero pixel) to be the columns of many Cross matrices, as a model's
+// support images are for every graph it classifies. Their matrices are
+// Family.Cross's, bit for bit. Safe for concurrent use.
+type Columns struct {
+	fam    Family
+	cs     []sparse
+	ps     pass
+	totals []float64 // sum_s w_s of each kernel
+}
+
+// Columns prepares cols, which must all have the family's number of
+// pixels.
+func (fam Family) Columns(cols [][]float64) (*Columns, error) {
+	c := &Columns{fam: fam}
+	if len(cols) == 0 {
+		return c, nil
+	}
+	if err := fam.check(cols); err != nil {
+		return nil, err
+	}
+	c.cs, c.ps = fam.prepare(cols, fam.kernel(0).pixelFunc()), fam.pass()
+	c.totals = make([]float64, len(fam.Weights))
+	for k, w := range fam.Weights {
+		c.totals[k] = sum(w)
+	}
+	return c, nil
+}
+
+// FromZero is kernel k's divergence of column j from the all-zero image,
+// sum_s w_s f(col_js), as Cross sums it.
+func (c *Columns) FromZero(k, j int) float64 { return c.cs[j].tot[k] }
+
+// Cross returns each kernel's len(rows) x len(c's columns) matrix,
+// computing ranges of rows in parallel.
+func (c *Columns) Cross(ctx context.Context, rows [][]float64, prog progress.Func) ([][][]float64, error) {
+	fam, cs := c.fam, c.cs
 	out := make([][][]float64, len(fam.Weights))
 	for k := range out {
 		out[k] = make([][]float64, len(rows))
 	}
-	if len(rows) == 0 || len(cols) == 0 {
+	if len(rows) == 0 || len(cs) == 0 {
 		return out, nil
 	}
-	f := fam.kernel(0).pixelFunc()
-	totals := make([]float64, len(fam.Weights))
-	for k, w := range fam.Weights {
-		totals[k] = sum(w)
+	if err := checkImages(rows, len(cs[0].img)); err != nil {
+		return nil, err
 	}
-	rs, cs := fam.prepare(rows, f), fam.prepare(cols, f)
-	ps := fam.pass()
+	rs := fam.prepare(rows, c.ps.f)
 	parts := Parts(len(rows))
 	tick := prog.Counter("cross", len(rows))
 	err := Parallel(parts, func(p int) error {
@@ -538,9 +574,9 @@ func (fam Family) Cross(ctx context.Context, rows, cols [][]float64, prog progre
 			}
 			r.set(&rs[i])
 			for j := range cs {
-				ps.divergences(&r, &cs[j], d)
+				c.ps.divergences(&r, &cs[j], d)
 				for k := range out {
-					out[k][i][j] = fam.kernel(k).fromDivergence(d[k], totals[k])
+					out[k][i][j] = fam.kernel(k).fromDivergence(d[k], c.totals[k])
 				}
 			}
 			tick()

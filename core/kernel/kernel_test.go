@@ -176,6 +176,31 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 				}
 			}
 		}
+		// Columns prepared once give Cross's matrix, bit for bit, at
+		// every use, and each column's divergence from the zero image.
+		cols, err := k.Columns(images[2:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []struct{ from, to int }{{0, 4}, {0, 2}, {2, 4}} {
+			got, err := cols.Cross(context.Background(), images[r.from:r.to], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got[0] {
+				for j, x := range got[0][i] {
+					if want := c[r.from+i][j]; math.Float64bits(x) != math.Float64bits(want) {
+						t.Fatalf("%s: prepared Cross[%d][%d] = %v, Cross %v", tc.name, r.from+i, j, x, want)
+					}
+				}
+			}
+		}
+		zero := make([]float64, len(w))
+		for j := range images[2:] {
+			if got, want := cols.FromZero(0, j), k.Divergence(zero, images[2+j]); !close(got, want, 1e-12) {
+				t.Fatalf("%s: column %d from zero %v, plain loop %v", tc.name, j, got, want)
+			}
+		}
 		// D^2 = k(a,a) + k(b,b) - 2k(a,b).
 		for _, p := range [][2]int{{0, 1}, {2, 25}, {4, 27}} {
 			a, bb := images[p[0]], images[p[1]]
