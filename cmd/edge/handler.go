@@ -47,6 +47,9 @@ type API struct {
 	// Cache keeps models ready to predict between requests; nil decodes
 	// a model at every request.
 	Cache *Cache
+
+	routes     *http.ServeMux // built at the first request
+	routesOnce sync.Once
 }
 
 // Cache keeps decoded models, ready to predict, for the requests an
@@ -110,30 +113,60 @@ func fail(status int, format string, args ...any) error {
 }
 
 // ServeHTTP answers in JSON; an error is {"error": "..."} with its status.
+// The routes are ServeMux patterns: a path that some route takes, asked
+// with another method, gets 405 with the methods it takes in Allow.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var v any
-	var err error
-	switch {
-	case r.URL.Path == "/api/health":
-		v, err = a.health(r)
-	case r.URL.Path == "/api/predict":
-		v, err = a.predict(r)
-	case r.URL.Path == "/api/explain":
-		v, err = a.explain(r)
-	case strings.HasPrefix(r.URL.Path, "/api/models/"):
-		v, err = a.putModel(r, strings.TrimPrefix(r.URL.Path, "/api/models/"))
-	default:
-		err = fail(http.StatusNotFound, "no such endpoint %s (see /api/health, /api/predict, /api/explain, /api/models/NAME)", r.URL.Path)
+	a.routesOnce.Do(func() {
+		a.routes = http.NewServeMux()
+		a.routes.Handle("GET /api/health", a.answer(a.health))
+		a.routes.Handle("POST /api/predict", a.answer(a.predict))
+		a.routes.Handle("POST /api/explain", a.answer(a.explain))
+		a.routes.Handle("PUT /api/models/{name...}", a.answer(a.putModel))
+	})
+	h, pattern := a.routes.Handler(r)
+	if pattern != "" {
+		a.routes.ServeHTTP(w, r) // which also sets r's path values
+		return
 	}
+	// No route: the mux's own answer is plain text; its status and Allow
+	// header become a JSON error.
+	rec := headerOnly{header: http.Header{}}
+	h.ServeHTTP(&rec, r)
+	allow := rec.header.Get("Allow")
+	if rec.status == http.StatusMethodNotAllowed && allow != "" {
+		w.Header().Set("Allow", allow)
+		reply(w, nil, fail(http.StatusMethodNotAllowed, "use %s for %s, not %s", strings.ReplaceAll(allow, ", ", " or "), r.URL.Path, r.Method))
+		return
+	}
+	reply(w, nil, fail(http.StatusNotFound, "no such endpoint %s (see /api/health, /api/predict, /api/explain, /api/models/NAME)", r.URL.Path))
+}
+
+// headerOnly keeps a response's status and header and drops its body.
+type headerOnly struct {
+	header http.Header
+	status int
+}
+
+func (h *headerOnly) Header() http.Header         { return h.header }
+func (h *headerOnly) WriteHeader(status int)      { h.status = status }
+func (h *headerOnly) Write(b []byte) (int, error) { return len(b), nil }
+
+// answer turns a route's function into a handler that replies in JSON.
+func (a *API) answer(f func(r *http.Request) (any, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := f(r)
+		reply(w, v, err)
+	})
+}
+
+// reply writes v, or err as {"error": "..."} with the status it maps to.
+func reply(w http.ResponseWriter, v any, err error) {
 	status := http.StatusOK
 	if err != nil {
 		status = http.StatusInternalServerError
 		var ae *apiError
 		if errors.As(err, &ae) {
 			status = ae.status
-		}
-		if status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", methodFor(r.URL.Path))
 		}
 		if status == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="wkpi"`)
@@ -151,20 +184,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(append(b, '\n'))
 }
 
-func methodFor(path string) string {
-	switch {
-	case path == "/api/predict", path == "/api/explain":
-		return http.MethodPost
-	case strings.HasPrefix(path, "/api/models/"):
-		return http.MethodPut
-	}
-	return http.MethodGet
-}
-
-func (a *API) health(r *http.Request) (any, error) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return nil, fail(http.StatusMethodNotAllowed, "use GET")
-	}
+func (a *API) health(*http.Request) (any, error) {
 	return map[string]any{"ok": true, "version": a.Version}, nil
 }
 
@@ -261,9 +281,6 @@ func (in input) info() modelInfo {
 // read reads a predict or explain request: the model it names and the
 // graphs of its body (one graph file, or {"smiles": ...}).
 func (a *API) read(r *http.Request) (input, error) {
-	if r.Method != http.MethodPost {
-		return input{}, fail(http.StatusMethodNotAllowed, `use POST with one graph file, or {"smiles": ...}, as the body`)
-	}
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format == "" {
@@ -545,10 +562,8 @@ func load(data []byte) (*model.Prepared, error) {
 	return model.Prepare(m)
 }
 
-func (a *API) putModel(r *http.Request, name string) (any, error) {
-	if r.Method != http.MethodPut {
-		return nil, fail(http.StatusMethodNotAllowed, "use PUT with a model file from wkpi train")
-	}
+func (a *API) putModel(r *http.Request) (any, error) {
+	name := r.PathValue("name")
 	if !a.authorized(r) {
 		return nil, fail(http.StatusUnauthorized, "a valid bearer token is required to store models")
 	}
