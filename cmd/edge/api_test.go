@@ -128,6 +128,12 @@ func badCases() []badCase {
 		{"model name with a slash", "POST", "/api/predict?model=a/b", "", "", "0 1\n", 400, "model name"},
 		{"predict by GET", "GET", "/api/predict", "", "", "", 405, "use POST"},
 		{"unknown endpoint", "GET", "/api/nothing", "", "", "", 404, "no such endpoint"},
+		{"unknown endpoint by POST", "POST", "/api/nothing", "", "", "0 1\n", 404, "no such endpoint"},
+		{"predict by PUT", "PUT", "/api/predict", "", "", "0 1\n", 405, "use POST for /api/predict, not PUT"},
+		{"explain by DELETE", "DELETE", "/api/explain", "", "", "", 405, "use POST for /api/explain, not DELETE"},
+		{"health by POST", "POST", "/api/health", "", "", "", 405, "use GET or HEAD for /api/health, not POST"},
+		{"store by GET", "GET", "/api/models/m", "", "", "", 405, "use PUT for /api/models/m, not GET"},
+		{"store with no name", "PUT", "/api/models/", "", "Bearer " + testToken, "{}", 400, "model name"},
 		{"store without a token", "PUT", "/api/models/m", "", "", "{}", 401, "bearer token"},
 		{"store with a wrong token", "PUT", "/api/models/m", "", "Bearer wrong", "{}", 401, "bearer token"},
 		{"store a file that is no model", "PUT", "/api/models/m", "", "Bearer " + testToken, `{"format": "x"}`, 400, "model"},
@@ -160,6 +166,11 @@ func checkBad(t *testing.T, base string, c badCase) {
 	}
 	if res.StatusCode != c.status || !strings.Contains(e.Error, c.want) {
 		t.Errorf("status %d %q, want %d with %q", res.StatusCode, e.Error, c.status, c.want)
+	}
+	// A 405 names the methods the path takes, as its Allow header does.
+	allow := res.Header.Get("Allow")
+	if c.status == http.StatusMethodNotAllowed && (allow == "" || !strings.Contains(c.want, "use "+strings.ReplaceAll(allow, ", ", " or "))) {
+		t.Errorf("Allow %q, want the methods of %q", allow, c.want)
 	}
 }
 

@@ -11,8 +11,8 @@
 // Worker's static assets by `make edge` and read once per Go instance;
 // others live in the KV namespace bound as MODELS, and uploads need the
 // secret API_TOKEN. Models are kept in a compact form of their own
-// (form.go) and predicted by a predictor that prepares a model once
-// (predictor.go). Bad input gets a JSON error with a 4xx status, never a
+// (form.go) and kept prepared (model.Prepare) for the requests of an
+// instance. Bad input gets a JSON error with a 4xx status, never a
 // 5xx. docs/deploy.md says how to deploy it.
 //
 // The project's worker.mjs keeps one Go instance per isolate, where

@@ -47,26 +47,29 @@ type API struct {
 	// Cache keeps models ready to predict between requests; nil decodes
 	// a model at every request.
 	Cache *Cache
+
+	routes     *http.ServeMux // built at the first request
+	routesOnce sync.Once
 }
 
 // Cache keeps decoded models, ready to predict, for the requests an
 // instance serves: the bundled model, and the last few KV models with
 // the bytes they were decoded from (a KV model is still read at every
 // request, and decoded again when its bytes changed). Safe for
-// concurrent use; a predictor is read-only.
+// concurrent use; a prepared model is read-only.
 type Cache struct {
 	mu      sync.Mutex
-	bundled *predictor
+	bundled *model.Prepared
 	stored  map[string]cachedModel
 }
 
 type cachedModel struct {
 	data []byte
-	p    *predictor
+	p    *model.Prepared
 }
 
-// maxCached bounds the KV models a Cache keeps (about 15 MB each for
-// MUTAG's, in a Worker's 128 MB).
+// maxCached bounds the KV models a Cache keeps (about 35 MB each for one
+// like the bundled MUTAG model, prepared, in a Worker's 128 MB).
 const maxCached = 2
 
 // bundledPath is where `make edge` puts the bundled model (MUTAG, `wkpi
@@ -110,30 +113,60 @@ func fail(status int, format string, args ...any) error {
 }
 
 // ServeHTTP answers in JSON; an error is {"error": "..."} with its status.
+// The routes are ServeMux patterns: a path that some route takes, asked
+// with another method, gets 405 with the methods it takes in Allow.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var v any
-	var err error
-	switch {
-	case r.URL.Path == "/api/health":
-		v, err = a.health(r)
-	case r.URL.Path == "/api/predict":
-		v, err = a.predict(r)
-	case r.URL.Path == "/api/explain":
-		v, err = a.explain(r)
-	case strings.HasPrefix(r.URL.Path, "/api/models/"):
-		v, err = a.putModel(r, strings.TrimPrefix(r.URL.Path, "/api/models/"))
-	default:
-		err = fail(http.StatusNotFound, "no such endpoint %s (see /api/health, /api/predict, /api/explain, /api/models/NAME)", r.URL.Path)
+	a.routesOnce.Do(func() {
+		a.routes = http.NewServeMux()
+		a.routes.Handle("GET /api/health", a.answer(a.health))
+		a.routes.Handle("POST /api/predict", a.answer(a.predict))
+		a.routes.Handle("POST /api/explain", a.answer(a.explain))
+		a.routes.Handle("PUT /api/models/{name...}", a.answer(a.putModel))
+	})
+	h, pattern := a.routes.Handler(r)
+	if pattern != "" {
+		a.routes.ServeHTTP(w, r) // which also sets r's path values
+		return
 	}
+	// No route: the mux's own answer is plain text; its status and Allow
+	// header become a JSON error.
+	rec := headerOnly{header: http.Header{}}
+	h.ServeHTTP(&rec, r)
+	allow := rec.header.Get("Allow")
+	if rec.status == http.StatusMethodNotAllowed && allow != "" {
+		w.Header().Set("Allow", allow)
+		reply(w, nil, fail(http.StatusMethodNotAllowed, "use %s for %s, not %s", strings.ReplaceAll(allow, ", ", " or "), r.URL.Path, r.Method))
+		return
+	}
+	reply(w, nil, fail(http.StatusNotFound, "no such endpoint %s (see /api/health, /api/predict, /api/explain, /api/models/NAME)", r.URL.Path))
+}
+
+// headerOnly keeps a response's status and header and drops its body.
+type headerOnly struct {
+	header http.Header
+	status int
+}
+
+func (h *headerOnly) Header() http.Header         { return h.header }
+func (h *headerOnly) WriteHeader(status int)      { h.status = status }
+func (h *headerOnly) Write(b []byte) (int, error) { return len(b), nil }
+
+// answer turns a route's function into a handler that replies in JSON.
+func (a *API) answer(f func(r *http.Request) (any, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := f(r)
+		reply(w, v, err)
+	})
+}
+
+// reply writes v, or err as {"error": "..."} with the status it maps to.
+func reply(w http.ResponseWriter, v any, err error) {
 	status := http.StatusOK
 	if err != nil {
 		status = http.StatusInternalServerError
 		var ae *apiError
 		if errors.As(err, &ae) {
 			status = ae.status
-		}
-		if status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", methodFor(r.URL.Path))
 		}
 		if status == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="wkpi"`)
@@ -151,20 +184,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(append(b, '\n'))
 }
 
-func methodFor(path string) string {
-	switch {
-	case path == "/api/predict", path == "/api/explain":
-		return http.MethodPost
-	case strings.HasPrefix(path, "/api/models/"):
-		return http.MethodPut
-	}
-	return http.MethodGet
-}
-
-func (a *API) health(r *http.Request) (any, error) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return nil, fail(http.StatusMethodNotAllowed, "use GET")
-	}
+func (a *API) health(*http.Request) (any, error) {
 	return map[string]any{"ok": true, "version": a.Version}, nil
 }
 
@@ -193,19 +213,19 @@ func (a *API) predict(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := in.model
-	out := make([]prediction, len(in.graphs))
-	for i, g := range in.graphs {
-		if err := r.Context().Err(); err != nil {
+	preds, err := in.model.Predict(r.Context(), in.graphs)
+	if err != nil {
+		if r.Context().Err() != nil {
 			return nil, err
 		}
-		p, err := m.predict(g)
-		if err != nil {
-			// Bad input is caught in read; what remains is a graph the
-			// pipeline cannot featurise, still the request's fault.
-			return nil, fail(http.StatusUnprocessableEntity, "%s: graph %d: %v", in.name, i, err)
-		}
-		out[i] = prediction{i, in.names[i], m.m.Classes[p.class], p.decision, p.points}
+		// Bad input is caught in read; what remains is a graph the
+		// pipeline cannot featurise (the error names it), still the
+		// request's fault.
+		return nil, fail(http.StatusUnprocessableEntity, "%s: %v", in.name, err)
+	}
+	out := make([]prediction, len(preds))
+	for i, p := range preds {
+		out[i] = prediction{i, in.names[i], p.Label, p.Decision, len(p.Points)}
 	}
 	return map[string]any{"predictions": out, "model": in.info()}, nil
 }
@@ -224,7 +244,7 @@ func (a *API) explain(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := in.model.explainer()
+	e, err := explain.New(in.model, explain.DefaultOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +265,7 @@ func (a *API) explain(r *http.Request) (any, error) {
 
 // input is what a predict or explain request asks about.
 type input struct {
-	model  *predictor
+	model  *model.Prepared
 	mname  string // the model's name
 	name   string // the body's, in messages
 	graphs []*graph.Graph
@@ -253,17 +273,14 @@ type input struct {
 }
 
 func (in input) info() modelInfo {
-	m := in.model.m
+	m := in.model.Model()
 	return modelInfo{Name: in.mname, Dataset: m.Dataset, Classes: m.Classes,
-		Filtration: fmt.Sprint(m.Features.Filtration.Kind), Support: in.model.n}
+		Filtration: fmt.Sprint(m.Features.Filtration.Kind), Support: m.SVM.N}
 }
 
 // read reads a predict or explain request: the model it names and the
 // graphs of its body (one graph file, or {"smiles": ...}).
 func (a *API) read(r *http.Request) (input, error) {
-	if r.Method != http.MethodPost {
-		return input{}, fail(http.StatusMethodNotAllowed, `use POST with one graph file, or {"smiles": ...}, as the body`)
-	}
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format == "" {
@@ -459,7 +476,7 @@ func jsonNodeCount(body []byte) int {
 
 // model returns the named model, ready to predict: the bundled one, or
 // one kept in the store.
-func (a *API) model(ctx context.Context, name string) (*predictor, string, error) {
+func (a *API) model(ctx context.Context, name string) (*model.Prepared, string, error) {
 	if name == "" || name == bundledName {
 		p, err := a.bundled(ctx)
 		return p, bundledName, err
@@ -507,7 +524,7 @@ func (a *API) model(ctx context.Context, name string) (*predictor, string, error
 }
 
 // bundled returns the bundled model, decoded once per Cache.
-func (a *API) bundled(ctx context.Context) (*predictor, error) {
+func (a *API) bundled(ctx context.Context) (*model.Prepared, error) {
 	c := a.Cache
 	if c != nil {
 		c.mu.Lock()
@@ -536,23 +553,17 @@ func (a *API) bundled(ctx context.Context) (*predictor, error) {
 	return p, nil
 }
 
-// load decodes a model in the Worker's form and prepares it. The
-// predictor keeps the support images in its own layout: the model's
-// copy goes.
-func load(data []byte) (*predictor, error) {
+// load decodes a model in the Worker's form and prepares it.
+func load(data []byte) (*model.Prepared, error) {
 	m, err := decodeModel(data)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newPredictor(m)
-	m.Support = nil
-	return p, err
+	return model.Prepare(m)
 }
 
-func (a *API) putModel(r *http.Request, name string) (any, error) {
-	if r.Method != http.MethodPut {
-		return nil, fail(http.StatusMethodNotAllowed, "use PUT with a model file from wkpi train")
-	}
+func (a *API) putModel(r *http.Request) (any, error) {
+	name := r.PathValue("name")
 	if !a.authorized(r) {
 		return nil, fail(http.StatusUnauthorized, "a valid bearer token is required to store models")
 	}

@@ -66,11 +66,11 @@ Flags:
 	if *format != "text" && *format != "json" {
 		return fmt.Errorf("-format %q: want text or json", *format)
 	}
-	m, err := loadModel(*path)
+	p, err := loadModel(*path)
 	if err != nil {
 		return err
 	}
-	e, err := explain.New(m, explain.Options{Attribution: explain.Attribution(*attribution)})
+	e, err := explain.New(p, explain.Options{Attribution: explain.Attribution(*attribution)})
 	if err != nil {
 		return err
 	}

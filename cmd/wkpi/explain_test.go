@@ -51,13 +51,23 @@ func writeTU(t *testing.T, dir, name string, ds *graph.Dataset) string {
 }
 
 // mustLoadModel reads a model file.
-func mustLoadModel(t *testing.T, path string) *model.Model {
+func mustLoadModel(t *testing.T, path string) *model.Prepared {
 	t.Helper()
-	m, err := loadModel(path)
+	p, err := loadModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return p
+}
+
+// prepared prepares m.
+func prepared(tb testing.TB, m *model.Model) *model.Prepared {
+	tb.Helper()
+	p, err := model.Prepare(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }
 
 // without returns g less the edges listed, the others keeping their
@@ -414,7 +424,7 @@ func TestExplainMUTAG(t *testing.T) {
 // and the faithfulness curve, fails if the curve is no better than
 // random, and returns the share of hits.
 func explainNitro(t *testing.T, m *model.Model, all *graph.Dataset, codes map[string]string, test []int, variant string) float64 {
-	e, err := explain.New(m, explain.DefaultOptions())
+	e, err := explain.New(prepared(t, m), explain.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

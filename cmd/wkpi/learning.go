@@ -456,8 +456,8 @@ Flags:
 	return tw.Flush()
 }
 
-// loadModel reads and validates a model file.
-func loadModel(path string) (*model.Model, error) {
+// loadModel reads and validates a model file and prepares it.
+func loadModel(path string) (*model.Prepared, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -467,5 +467,9 @@ func loadModel(path string) (*model.Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return m, nil
+	p, err := model.Prepare(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
 }

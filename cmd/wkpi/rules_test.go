@@ -323,7 +323,7 @@ func wkpiTrain(t *testing.T, s spec.Spec, out string, args ...string) *model.Mod
 	if code, _, stderr := wkpi(t, args...); code != 0 {
 		t.Fatalf("wkpi %v: exit %d\n%s", args, code, stderr)
 	}
-	m := mustLoadModel(t, out)
+	m := mustLoadModel(t, out).Model()
 	if m.Settings == nil {
 		t.Fatalf("wkpi %v: the model records no settings", args)
 	}
@@ -504,7 +504,7 @@ func runRule(t *testing.T, mols []ruleMolecule, r rule, v variant) ruleResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := explain.New(m, explain.DefaultOptions())
+	e, err := explain.New(prepared(t, m), explain.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,45 +103,34 @@ type Pair struct {
 	Reference float64 `json:"reference"`
 }
 
-// Explainer explains a model's predictions.
+// Explainer explains a prepared model's predictions. It is cheap to
+// make: what costs is preparing the model.
 type Explainer struct {
+	p     *model.Prepared
 	m     *model.Model
 	opts  Options
 	w     []float64 // the SVM kernel's pixel weights
 	total float64
 	term  func(float64) float64
 	value func(div float64) float64 // the SVM's kernel from a divergence
-	// base[i] is support image i's divergence from the zero image.
-	base []float64
 }
 
-// New prepares explanations of m's predictions.
-func New(m *model.Model, o Options) (*Explainer, error) {
+// New prepares explanations of p's predictions.
+func New(p *model.Prepared, o Options) (*Explainer, error) {
 	if o.Attribution == "" {
 		o.Attribution = Nodes
 	}
 	if o.Attribution != Nodes && o.Attribution != Simplices {
 		return nil, fmt.Errorf("explain: attribution %q (want %s or %s)", o.Attribution, Nodes, Simplices)
 	}
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	k := m.Kernel()
-	e := &Explainer{m: m, opts: o, w: k.Weights, term: k.Term()}
+	m, k := p.Model(), p.Kernel()
+	e := &Explainer{p: p, m: m, opts: o, w: k.Weights, term: k.Term()}
 	for _, x := range k.Weights {
 		e.total += x
 	}
 	e.value = func(div float64) float64 { return k.Value(div, e.total) }
 	if m.GaussWidth > 0 {
 		e.value = func(div float64) float64 { return kernel.GaussianOf(k.Value(div, e.total), m.GaussWidth) }
-	}
-	e.base = make([]float64, len(m.Support))
-	for i, x := range m.Support {
-		for s, v := range x {
-			if v != 0 {
-				e.base[i] += e.w[s] * e.term(v)
-			}
-		}
 	}
 	return e, nil
 }
@@ -254,11 +243,13 @@ func (e *Explainer) pixelParts(img []float64) ([]pairParts, []float64) {
 			change += d[j]
 		}
 		delta[i] = d
-		kx[i], k0[i] = e.value(e.base[i]+change), e.value(e.base[i])
+		// base is support image i's divergence from the zero image.
+		base := e.p.FromZero(i)
+		kx[i], k0[i] = e.value(base+change), e.value(base)
 		if change != 0 {
 			ratio[i] = (kx[i] - k0[i]) / change
 		} else {
-			ratio[i] = e.slope(e.base[i])
+			ratio[i] = e.slope(base)
 		}
 	}
 	out := make([]pairParts, len(m.SVM.Pairs))

@@ -170,11 +170,11 @@ func TestCompleteness(t *testing.T) {
 	for _, k := range kinds() {
 		t.Run(k.name, func(t *testing.T) {
 			m := handMade(t, ds, k, r)
-			nodes, err := New(m, DefaultOptions())
+			nodes, err := New(prepared(t, m), DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
-			simplices, err := New(m, Options{Attribution: Simplices})
+			simplices, err := New(prepared(t, m), Options{Attribution: Simplices})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,7 +262,7 @@ func imageOf(t *testing.T, m *model.Model, g *graph.Graph) []float64 {
 func TestPixelsExact(t *testing.T) {
 	ds := mutag(t)
 	m := handMade(t, ds, kinds()[1], rand.New(rand.NewPCG(7, 8)))
-	e, err := New(m, DefaultOptions())
+	e, err := New(prepared(t, m), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func TestSymmetricAtoms(t *testing.T) {
 	for _, k := range kinds() {
 		m := handMade(t, ds, k, r)
 		for _, a := range []Attribution{Nodes, Simplices} {
-			e, err := New(m, Options{Attribution: a})
+			e, err := New(prepared(t, m), Options{Attribution: a})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -420,4 +420,14 @@ func TestSymmetricAtoms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// prepared prepares m.
+func prepared(t *testing.T, m *model.Model) *model.Prepared {
+	t.Helper()
+	p, err := model.Prepare(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -99,7 +99,7 @@ func TestGroupScores(t *testing.T) {
 	for _, k := range kinds()[:2] {
 		m := handMade(t, ds, k, r)
 		for _, a := range []Attribution{Nodes, Simplices} {
-			e, err := New(m, Options{Attribution: a})
+			e, err := New(prepared(t, m), Options{Attribution: a})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestGroupScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(handMade(t, ds, kinds()[0], r), DefaultOptions())
+	e, err := New(prepared(t, handMade(t, ds, kinds()[0], r)), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestGroupsTU(t *testing.T) {
 		{nil, ""},
 	} {
 		m.Features.Codes = c.codes
-		e, err := New(m, DefaultOptions())
+		e, err := New(prepared(t, m), DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

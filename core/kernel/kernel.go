@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"wkpi-web/core/progress"
 )
@@ -374,7 +375,7 @@ func checkImages(images [][]float64, n int) error {
 
 // Gram returns the symmetric n x n kernel matrix of images.
 func (k Kernel) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][]float64, error) {
-	g, err := Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}.Gram(ctx, images, prog)
+	g, err := k.family().Gram(ctx, images, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -488,11 +489,15 @@ func Symmetrize(g [][]float64) {
 // Cross returns the len(rows) x len(cols) matrix k(rows[i], cols[j]), for
 // example test images against training images for prediction.
 func (k Kernel) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
-	out, err := Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}.Cross(ctx, rows, cols, prog)
+	out, err := k.family().Cross(ctx, rows, cols, prog)
 	if err != nil {
 		return nil, err
 	}
 	return out[0], nil
+}
+
+func (k Kernel) family() Family {
+	return Family{Weights: [][]float64{k.Weights}, Sigma: k.Sigma, Variant: k.Variant}
 }
 
 // Cross returns each kernel's len(rows) x len(cols) matrix, computing
@@ -551,6 +556,106 @@ func (fam Family) Cross(ctx context.Context, rows, cols [][]float64, prog progre
 		return nil, err
 	}
 	return out, nil
+}
+
+// Columns are images made ready once to be met by many others, one at a
+// time (Row), as a model's support images are by every graph it
+// classifies: their f, an exp per non-zero pixel for WKPI, is computed
+// here, and their non-zero pixels are kept pixel by pixel, so that an
+// image meets all columns in one sweep over its own non-zero pixels.
+// Row's values are Cross's, bit for bit: the same divergences from zero,
+// the same corrections on the common pixels summed in ascending order.
+// Safe for concurrent use.
+type Columns struct {
+	k     Kernel
+	total float64   // sum_s w_s
+	c     float64   // 1 / (2 sigma^2)
+	tot   []float64 // each column's divergence from the zero image
+	// The columns non-zero at pixel s are col[start[s]:start[s+1]],
+	// with their values val and f(val) there.
+	start []int32
+	col   []int32
+	val   []float64
+	f     []float64
+}
+
+// Columns prepares cols, which must all have the kernel's number of
+// pixels.
+func (k Kernel) Columns(cols [][]float64) (*Columns, error) {
+	n := len(k.Weights)
+	if err := checkImages(cols, n); err != nil {
+		return nil, err
+	}
+	if err := k.validate(n); err != nil {
+		return nil, err
+	}
+	fam := k.family()
+	cs := fam.prepare(cols, k.pixelFunc())
+	c := &Columns{k: k, total: sum(k.Weights), c: 1 / (2 * k.Sigma * k.Sigma), tot: make([]float64, len(cols)), start: make([]int32, n+1)}
+	for j := range cs {
+		c.tot[j] = cs[j].tot[0]
+		for _, s := range cs[j].idx {
+			c.start[s+1]++
+		}
+	}
+	for s := range n {
+		c.start[s+1] += c.start[s]
+	}
+	nnz := c.start[n]
+	c.col, c.val, c.f = make([]int32, nnz), make([]float64, nnz), make([]float64, nnz)
+	next := slices.Clone(c.start[:n])
+	for j := range cs {
+		for e, s := range cs[j].idx {
+			at := next[s]
+			c.col[at], c.val[at], c.f[at] = int32(j), cs[j].val[e], cs[j].f[e]
+			next[s]++
+		}
+	}
+	return c, nil
+}
+
+// FromZero is column j's divergence from the all-zero image,
+// sum_s w_s f(col_js), as Row sums it.
+func (c *Columns) FromZero(j int) float64 { return c.tot[j] }
+
+// Row returns k(img, col_j) for every column j.
+func (c *Columns) Row(img []float64) ([]float64, error) {
+	w := c.k.Weights
+	if len(img) != len(w) {
+		return nil, fmt.Errorf("kernel: image has %d pixels, want %d", len(img), len(w))
+	}
+	alt := c.k.Variant == Alt
+	d := make([]float64, len(c.tot))
+	var tot float64 // img's divergence from zero
+	for s, av := range img {
+		if av == 0 {
+			continue
+		}
+		var af float64
+		if alt {
+			af = av * av
+		} else {
+			af = WKPITerm(av * av * c.c)
+		}
+		ws := w[s]
+		tot += ws * af
+		lo, hi := c.start[s], c.start[s+1]
+		cols, vals, fs := c.col[lo:hi], c.val[lo:hi], c.f[lo:hi]
+		for e, bv := range vals {
+			diff := av - bv
+			var g float64
+			if alt {
+				g = (af + fs[e]) - diff*diff
+			} else {
+				g = (af + fs[e]) - WKPITerm(diff*diff*c.c)
+			}
+			d[cols[e]] += ws * g
+		}
+	}
+	for j := range d {
+		d[j] = c.k.fromDivergence(max(0, tot+c.tot[j]-d[j]), c.total)
+	}
+	return d, nil
 }
 
 // BalancedSplit cuts rows 0..n-1 of an upper-triangular pairwise pass (row i

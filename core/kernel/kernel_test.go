@@ -176,6 +176,29 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 				}
 			}
 		}
+		// Columns prepared once give Cross's values, bit for bit, row by
+		// row, and each column's divergence from the zero image.
+		cols, err := k.Columns(images[2:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c {
+			got, err := cols.Row(images[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, x := range got {
+				if math.Float64bits(x) != math.Float64bits(c[i][j]) {
+					t.Fatalf("%s: Row %d column %d = %v, Cross %v", tc.name, i, j, x, c[i][j])
+				}
+			}
+		}
+		zero := make([]float64, len(w))
+		for j := range images[2:] {
+			if got, want := cols.FromZero(j), k.Divergence(zero, images[2+j]); !close(got, want, 1e-12) {
+				t.Fatalf("%s: column %d from zero %v, plain loop %v", tc.name, j, got, want)
+			}
+		}
 		// D^2 = k(a,a) + k(b,b) - 2k(a,b).
 		for _, p := range [][2]int{{0, 1}, {2, 25}, {4, 27}} {
 			a, bb := images[p[0]], images[p[1]]

@@ -8,5 +8,7 @@
 // coefficients and the images of its support vectors only. Loading
 // checks the format version, every shape and every number, and says
 // what is wrong, so a corrupt or hand-edited file never reaches the
-// classifier.
+// classifier. Prepare makes a model ready for many predictions: the
+// kernel's pixel weights and the support images' sparse form, computed
+// once; Model.Predict prepares it at every call.
 package model

@@ -17,9 +17,10 @@ import (
 	"wkpi-web/core/tu"
 )
 
-// trainMUTAG trains a model of the molecules preset on MUTAG with a few
-// learning iterations: nine descriptors, two channels, 40x40 pixels.
-func trainMUTAG(t *testing.T) (*model.Model, *graph.Dataset) {
+// trainMUTAG trains a model of settings s on MUTAG with a few learning
+// iterations; the molecules preset has nine descriptors, two channels,
+// 40x40 pixels.
+func trainMUTAG(t *testing.T, s spec.Spec) (*model.Model, *graph.Dataset) {
 	t.Helper()
 	dir := testenv.Dataset(t, "MUTAG")
 	ds, err := tu.Read(dir)
@@ -30,7 +31,6 @@ func trainMUTAG(t *testing.T) (*model.Model, *graph.Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := spec.Molecules()
 	s.Iterations = 5
 	u, err := eval.FromSpec(s)
 	if err != nil {
@@ -78,7 +78,7 @@ func asVersion1(t *testing.T, v2 []byte, support [][]float64) []byte {
 // explanations of the model in memory, and version 2 is at most half of
 // version 1's size.
 func TestFileMUTAG(t *testing.T) {
-	m, ds := trainMUTAG(t)
+	m, ds := trainMUTAG(t, spec.Molecules())
 	var buf bytes.Buffer
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestFileMUTAG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := explain.New(m, explain.DefaultOptions())
+	ex, err := explain.New(prepared(t, m), explain.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestFileMUTAG(t *testing.T) {
 				t.Fatalf("%s: graph %d: class %d decision %v, want %d %v", name, i, p.Class, p.Decision, want[i].Class, want[i].Decision)
 			}
 		}
-		gotEx, err := explain.New(got, explain.DefaultOptions())
+		gotEx, err := explain.New(prepared(t, got), explain.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

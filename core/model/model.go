@@ -285,38 +285,13 @@ type Prediction struct {
 	Points   [][2]float64         `json:"points"` // diagram points in the (birth, persistence) plane of the weight function
 }
 
-// Predict classifies graphs with the model.
+// Predict classifies graphs with the model. To classify more than once,
+// Prepare the model and use Prepared.Predict: this prepares it at every
+// call.
 func (m *Model) Predict(ctx context.Context, graphs []*graph.Graph) ([]Prediction, error) {
-	out := make([]Prediction, len(graphs))
-	images := make([][]float64, len(graphs))
-	for i, g := range graphs {
-		ds, err := features.GraphDiagramsOf(g, m.Features)
-		if err != nil {
-			return nil, fmt.Errorf("graph %d: %w", i, err)
-		}
-		img, err := features.Render(ds, m.Grid, m.Features)
-		if err != nil {
-			return nil, fmt.Errorf("graph %d: %w", i, err)
-		}
-		images[i] = img
-		out[i].Diagrams = ds[0]
-		out[i].Points = features.AllPoints(ds, m.Features)
-	}
-	k, err := m.Kernel().Cross(ctx, images, m.Support, nil)
+	p, err := Prepare(m)
 	if err != nil {
 		return nil, err
 	}
-	if m.GaussWidth > 0 {
-		for _, row := range k {
-			for j, v := range row {
-				row[j] = kernel.GaussianOf(v, m.GaussWidth)
-			}
-		}
-	}
-	for i := range out {
-		out[i].Decision = m.SVM.Decision(k[i])
-		out[i].Class = m.SVM.Predict(k[i])
-		out[i].Label = m.Classes[out[i].Class]
-	}
-	return out, nil
+	return p.Predict(ctx, graphs)
 }

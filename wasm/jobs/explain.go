@@ -14,7 +14,11 @@ import (
 
 // explainOne explains the prediction for one of the input graphs.
 func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	m, e, built, err := w.explainerFor(req.Model)
+	p, built, err := w.prepare(req.Model)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	e, err := explain.New(p, explain.DefaultOptions())
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -26,7 +30,7 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 		return protocol.Response{}, fmt.Errorf("no graph %d among the %d classified", req.Graph, len(graphs))
 	}
 	g := graphs[req.Graph]
-	preds, err := m.Predict(ctx, []*graph.Graph{g})
+	preds, err := p.Predict(ctx, []*graph.Graph{g})
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -38,7 +42,7 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 	millis := float64((built + time.Since(start)).Microseconds()) / 1000
 	ex.Graph = files[req.Graph].name
 	_, x, y := Layout(g, ex.Class)
-	resp := describe(m)
+	resp := describe(p.Model())
 	resp.Explained = &protocol.Explained{
 		Explanation: explanation(ex),
 		Prediction:  predicted(files[req.Graph], g, preds[0]),
@@ -54,24 +58,24 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 	return resp, nil
 }
 
-// explainerFor returns the model whose JSON is data and an explainer of
-// it, the ones kept from the last Explain job when it had the same model,
-// and how long building the explainer took (0 when kept).
-func (w *Worker) explainerFor(data []byte) (*model.Model, *explain.Explainer, time.Duration, error) {
-	if w.explainer != nil && bytes.Equal(w.explainerOf, data) {
-		return w.model, w.explainer, 0, nil
+// prepare returns the model whose JSON is data, prepared: the one kept
+// from the last Predict or Explain job when it had the same model. It
+// also says how long preparing took (0 when kept).
+func (w *Worker) prepare(data []byte) (*model.Prepared, time.Duration, error) {
+	if w.prepared != nil && bytes.Equal(w.preparedOf, data) {
+		return w.prepared, 0, nil
 	}
 	m, _, err := inspect(data)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, 0, err
 	}
 	start := time.Now()
-	e, err := explain.New(m, explain.DefaultOptions())
+	p, err := model.Prepare(m)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, 0, err
 	}
-	w.model, w.explainer, w.explainerOf = m, e, data
-	return m, e, time.Since(start), nil
+	w.prepared, w.preparedOf = p, data
+	return p, time.Since(start), nil
 }
 
 // explanation converts an explanation to the protocol's mirror.

@@ -80,17 +80,17 @@ func TestExplainAsWkpiExplain(t *testing.T) {
 				i, ex.Molecule, len(ex.Labels), len(got.Arrays["x"]), len(got.Arrays["y"]), n, ex.Prediction, ex.Grid)
 		}
 	}
-	// The worker keeps the explainer of its last model, and builds
-	// another for other model bytes.
-	kept := w.explainer
+	// The worker keeps its last model prepared, and prepares
+	// other model bytes again.
+	kept := w.prepared
 	w.Run(context.Background(), protocol.Request{Kind: protocol.Explain, Model: model, Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil)
-	if w.explainer != kept || kept == nil {
-		t.Error("the explainer of the same model was built again")
+	if w.prepared != kept || kept == nil {
+		t.Error("the same model was prepared again")
 	}
 	other := append(slices.Clone(model), '\n')
 	if got := w.Run(context.Background(), protocol.Request{Kind: protocol.Explain, Model: other,
-		Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil); got.Event != protocol.Done || w.explainer == kept {
-		t.Errorf("another model: %s, explainer kept %v", got.Error, w.explainer == kept)
+		Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil); got.Event != protocol.Done || w.prepared == kept {
+		t.Errorf("another model: %s, model kept %v", got.Error, w.prepared == kept)
 	}
 	got := w.Run(context.Background(), protocol.Request{Kind: protocol.Explain, Model: model, Graph: 9,
 		Inputs: []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}}, nil, nil)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"wkpi-web/core/eval"
-	"wkpi-web/core/explain"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/model"
@@ -36,12 +35,11 @@ type Worker struct {
 	// sized is the size-aware variant of sizedOf (the automatic choice's
 	// second candidate), kept while sizedOf is the features in use.
 	sized, sizedOf *eval.WKPI
-	// explainer explains with model, whose JSON is explainerOf, kept for
-	// the next Explain job: reading a model and weighing its support
-	// images costs more than one explanation.
-	explainer   *explain.Explainer
-	model       *model.Model
-	explainerOf []byte
+	// prepared is the model whose JSON is preparedOf, kept for the next
+	// Predict or Explain job: reading a model and weighing its support
+	// images costs more than one prediction or explanation.
+	prepared   *model.Prepared
+	preparedOf []byte
 }
 
 // Run does one job. It always returns a Done or Failed Response for req.ID;
@@ -64,7 +62,7 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		_, resp, err := inspect(req.Model)
 		return resp, err
 	case protocol.Predict:
-		return predict(ctx, req, report)
+		return w.predict(ctx, req, report)
 	case protocol.Explain:
 		return w.explainOne(ctx, req)
 	case protocol.MergeCV:

@@ -238,31 +238,25 @@ func HeatMap(mix kernel.Mixture, g pimage.Grid) []float64 {
 	return out
 }
 
-func predict(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
-	m, resp, files, graphs, err := modelAndInputs(req)
+func (w *Worker) predict(ctx context.Context, req protocol.Request, report progress.Func) (protocol.Response, error) {
+	p, _, err := w.prepare(req.Model)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	files, graphs, err := inputs(req.Inputs)
 	if err != nil {
 		return protocol.Response{}, err
 	}
 	report.Report("classify", 0, 1)
-	preds, err := m.Predict(ctx, graphs)
+	preds, err := p.Predict(ctx, graphs)
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	for i, p := range preds {
-		resp.Graphs = append(resp.Graphs, predicted(files[i], graphs[i], p))
+	resp := describe(p.Model())
+	for i, pr := range preds {
+		resp.Graphs = append(resp.Graphs, predicted(files[i], graphs[i], pr))
 	}
 	return resp, nil
-}
-
-// modelAndInputs reads the model of a Predict or Explain job, with its
-// description, and the graphs to classify.
-func modelAndInputs(req protocol.Request) (*model.Model, protocol.Response, []origin, []*graph.Graph, error) {
-	m, resp, err := inspect(req.Model)
-	if err != nil {
-		return nil, resp, nil, nil, err
-	}
-	files, graphs, err := inputs(req.Inputs)
-	return m, resp, files, graphs, err
 }
 
 // predicted is the row of a graph's prediction.
