@@ -64,18 +64,6 @@ func TestDiagramsFile(t *testing.T) {
 	}
 }
 
-func bitEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // TestLoadRejectsV3: damaged diagrams are refused, saying where.
 func TestLoadRejectsV3(t *testing.T) {
 	tests := []struct {
