@@ -12,10 +12,10 @@ import (
 
 // The Worker keeps models (the bundled one and those in KV) in a form of
 // its own: the magic formMagic, the length of a JSON header (the model
-// file without its support images: everything else is a few KB), the
-// header, then each support image as its non-zero pixels
+// file without its support images or diagrams: everything else is a few
+// KB), the header, then each support image as its non-zero pixels
 // (model.AppendSparse: the bytes a model file of version 2 holds in
-// base64). It is three quarters of that file's size and decodes with no
+// base64), so that a load renders nothing. It is three quarters of that file's size and decodes with no
 // reflection and no base64: about 4 ms natively for a MUTAG model of
 // 9,600-pixel images, against 9-17 for gob and 50 for the dense JSON of
 // version 1.
@@ -31,6 +31,7 @@ func encodeModel(m *model.Model) ([]byte, error) {
 	}
 	head := *m
 	head.Support = nil
+	head.Diagrams = nil // the images are stored: no rendering at each load
 	hj, err := json.Marshal(&head)
 	if err != nil {
 		return nil, err

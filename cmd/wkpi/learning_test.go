@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/model"
 	"wkpi-web/core/testenv"
 )
 
@@ -122,5 +123,74 @@ func TestPredictMolecules(t *testing.T) {
 	os.WriteFile(headerless, []byte(strings.ReplaceAll(smi.String(), "\t", ",")), 0o644)
 	if code, _, stderr := wkpi(t, "predict", "-model", model, headerless); code != 1 || !strings.Contains(stderr, "headerless.csv: the first column reads as SMILES, but no header row names a SMILES column") {
 		t.Errorf("headerless CSV: exit %d, %q", code, stderr)
+	}
+}
+
+// TestTrainVersion3: wkpi train writes a model file of format version 3
+// (the support vectors' diagrams, no images), and wkpi predict with it
+// prints exactly what it prints with the same model written as version 2,
+// on MUTAG's structure-only default and on a ChEMBL series' SMILES table
+// with the molecules preset.
+func TestTrainVersion3(t *testing.T) {
+	dir := t.TempDir()
+	chembl := filepath.Join(dir, "chembl.csv")
+	if err := os.WriteFile(chembl, []byte(testenv.ChEMBLTable(t, 120)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	quick := []string{"-auto=false", "-svm-choice=false", "-iter", "5", "-progress", "off"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		mode string
+	}{
+		{"MUTAG", []string{"-data", testenv.Dataset(t, "MUTAG"), "-preset", "default"}, "structure only"},
+		{"chembl", []string{"-data", chembl, "-target", "act", "-threshold", "6.44"}, "molecules"},
+	} {
+		v3 := filepath.Join(dir, tc.name+"-v3.json")
+		code, _, stderr := wkpi(t, append(append([]string{"train", "-out", v3}, tc.args...), quick...)...)
+		if code != 0 || !strings.Contains(stderr, tc.mode) {
+			t.Fatalf("%s: train: exit %d: %s", tc.name, code, stderr)
+		}
+		v2 := filepath.Join(dir, tc.name+"-v2.json")
+		writeVersion2(t, v3, v2)
+		var out [2]string
+		for k, file := range []string{v3, v2} {
+			code, stdout, stderr := wkpi(t, "predict", "-json", "-model", file, tc.args[1])
+			if code != 0 {
+				t.Fatalf("%s: predict with %s: exit %d: %s", tc.name, file, code, stderr)
+			}
+			out[k] = stdout
+		}
+		if out[0] != out[1] || strings.Count(out[0], "\n") < 100 {
+			t.Errorf("%s: predictions with version 3:\n%.500s\nwith version 2:\n%.500s", tc.name, out[0], out[1])
+		}
+	}
+}
+
+// writeVersion2 checks that the model file v3 is of format version 3 and
+// writes the same model as version 2 (its support images) to v2.
+func writeVersion2(t *testing.T, v3, v2 string) {
+	t.Helper()
+	data, err := os.ReadFile(v3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"version":3`) || !strings.Contains(string(data), `"diagrams":[[[[`) || strings.Contains(string(data), `"support"`) {
+		t.Fatalf("%s: not a file of version 3 with diagrams: %.300s", v3, data)
+	}
+	m, err := model.Load(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Diagrams = nil
+	var buf strings.Builder
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"version":2`) {
+		t.Fatalf("without diagrams the model is written as %.100s", buf.String())
+	}
+	if err := os.WriteFile(v2, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -15,22 +15,39 @@ import (
 // and a model of a thousand molecules took 90 MB. Version 2 writes each
 // image as a base64 string of its non-zero pixels (AppendSparse); the
 // values keep all 64 bits, so a loaded model predicts bit for bit as the
-// one that was saved. Every other field is the same in both versions.
+// one that was saved. Version 3 writes, in place of the images, the
+// support vectors' diagrams ("diagrams", diagrams.go), from which Load
+// renders the images again; a model without them (read from a file of
+// version 1 or 2) is written as version 2. Every other field is the same
+// in all versions.
 
 // maxSupportPixels caps the pixels of all support images together (1 GiB
-// of float64), so a small corrupt version-2 file cannot make Load
-// allocate without bound: an empty image costs a few bytes of the file
-// and a whole image of memory. A 1,000-molecule model has about 15 M.
+// of float64), so a small corrupt file cannot make Load allocate without
+// bound: an empty image or diagram costs a few bytes of the file and a
+// whole image of memory. A 1,000-molecule model has about 15 M.
 const maxSupportPixels = 1 << 27
 
 // plain is Model without its JSON methods.
 type plain Model
 
 // MarshalJSON writes the model in the current format version, whatever
-// its Version field says.
+// its Version field says: version 3 when it has its support vectors'
+// diagrams, else version 2.
 func (m Model) MarshalJSON() ([]byte, error) {
 	p := plain(m)
 	p.Version = Version
+	if m.Diagrams != nil {
+		diagrams := make([][][4][]float64, len(m.Diagrams))
+		for i, ds := range m.Diagrams {
+			diagrams[i] = encodeDiagrams(ds)
+		}
+		return json.Marshal(struct {
+			*plain
+			Support  []string         `json:"support,omitempty"` // hides plain's images: always nil
+			Diagrams [][][4][]float64 `json:"diagrams"`
+		}{&p, nil, diagrams})
+	}
+	p.Version = 2
 	images := make([]string, len(m.Support))
 	var buf []byte
 	for i, img := range m.Support {
@@ -45,11 +62,13 @@ func (m Model) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a model file of any version up to Version and
 // leaves the model in the current one; it refuses unknown fields and
-// checks the support images' encoding, and Validate checks the rest.
+// checks the support images' (or diagrams') encoding, and Validate
+// checks the rest.
 func (m *Model) UnmarshalJSON(data []byte) error {
 	f := struct {
 		*plain
-		Support json.RawMessage `json:"support"`
+		Support  json.RawMessage `json:"support"`
+		Diagrams json.RawMessage `json:"diagrams"`
 	}{plain: (*plain)(m)}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -61,12 +80,16 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("format %q, want %q (is this a wkpi-web model file?)", m.Format, Format)
 	case m.Version < 1 || m.Version > Version:
 		return fmt.Errorf("format version %d, this build reads versions 1 to %d", m.Version, Version)
+	case m.Version < 3 && f.Diagrams != nil:
+		return fmt.Errorf("diagrams in a file of version %d (they came with version 3)", m.Version)
+	case m.Version == 3 && f.Support != nil:
+		return errors.New("support images in a file of version 3 (it keeps diagrams instead)")
 	case m.Version == 1:
 		m.Support = nil
 		if err := json.Unmarshal(f.Support, &m.Support); err != nil {
 			return fmt.Errorf("support images (dense, version 1): %w", err)
 		}
-	default:
+	case m.Version == 2:
 		var images []string
 		if err := json.Unmarshal(f.Support, &images); err != nil {
 			return fmt.Errorf("support images (sparse, version 2): %w", err)
@@ -76,9 +99,44 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 			return err
 		}
 		m.Support = support
+	case f.Diagrams == nil:
+		return errors.New("no diagrams: a file of version 3 keeps the support vectors' diagrams")
+	default:
+		var file [][][][]float64
+		if err := json.Unmarshal(f.Diagrams, &file); err != nil {
+			return fmt.Errorf("support vectors' diagrams (version 3): %w", err)
+		}
+		if _, err := m.pixels(len(file)); err != nil {
+			return err
+		}
+		diagrams, err := decodeDiagrams(file, len(m.Features.Descriptors()), maxSupportPoints)
+		if err != nil {
+			return err
+		}
+		if m.Support, err = renderSupport(diagrams, m.Grid, m.Features); err != nil {
+			return err
+		}
+		m.Diagrams = diagrams
 	}
 	m.Version = Version
 	return nil
+}
+
+// pixels checks the settings that shape the support images and returns
+// the pixels of one image, refusing n images of them over
+// maxSupportPixels.
+func (m *Model) pixels(n int) (int, error) {
+	if err := m.Features.Validate(); err != nil {
+		return 0, err
+	}
+	if err := m.Grid.Validate(); err != nil {
+		return 0, err
+	}
+	pixels := m.Features.Blocks() * m.Grid.Rows * m.Grid.Cols
+	if n > maxSupportPixels/pixels {
+		return 0, fmt.Errorf("%d support images of %d pixels: over the %d pixels this build loads", n, pixels, maxSupportPixels)
+	}
+	return pixels, nil
 }
 
 // decodeSupport expands the sparse images on the model's grid.
@@ -86,15 +144,9 @@ func (m *Model) decodeSupport(images []string) ([][]float64, error) {
 	if len(images) == 0 {
 		return nil, nil
 	}
-	if err := m.Features.Validate(); err != nil {
+	pixels, err := m.pixels(len(images))
+	if err != nil {
 		return nil, err
-	}
-	if err := m.Grid.Validate(); err != nil {
-		return nil, err
-	}
-	pixels := m.Features.Blocks() * m.Grid.Rows * m.Grid.Cols
-	if len(images) > maxSupportPixels/pixels {
-		return nil, fmt.Errorf("%d support images of %d pixels: over the %d pixels this build loads", len(images), pixels, maxSupportPixels)
 	}
 	all := make([]float64, len(images)*pixels) // one allocation for all
 	support := make([][]float64, len(images))

@@ -9,7 +9,7 @@ import (
 // FuzzLoad checks that Load never panics on any input, and that a model
 // it accepts is valid and saves and loads again to the same support
 // images. Seeds live in testdata/fuzz/FuzzLoad: small() in versions 1
-// and 2, and corrupt files.
+// and 2, smallV3() in version 3 (diagrams), and corrupt files.
 func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Load(bytes.NewReader(data))

@@ -19,10 +19,11 @@ import (
 )
 
 // Format and Version identify the file format: Load reads versions 1 to
-// Version and refuses others; Save writes Version (file.go).
+// Version and refuses others; Save writes Version, or version 2 for a
+// model without its support vectors' diagrams (file.go).
 const (
 	Format  = "wkpi-model"
-	Version = 2
+	Version = 3
 )
 
 // Model is a trained classifier, plain data throughout.
@@ -59,6 +60,11 @@ type Model struct {
 	// the support vectors (written sparsely: file.go).
 	SVM     svm.Model   `json:"svm"`
 	Support [][]float64 `json:"support"`
+	// Diagrams, when present, are each support vector's diagrams, one
+	// per descriptor, which features.Render turns into its image bit for
+	// bit: the file keeps them instead of the images (diagrams.go). Nil
+	// for a model read from a file of version 1 or 2.
+	Diagrams [][]persistence.Diagrams `json:"-"`
 }
 
 // Trained is what a training run hands to New.
@@ -81,18 +87,29 @@ type Trained struct {
 	GaussWidth float64
 }
 
-// New keeps only the support vectors' images and renumbers the SVM's
-// indices to point into them.
+// New keeps only the support vectors' images and diagrams and renumbers
+// the SVM's indices to point into them. It keeps the diagrams only when
+// they render to the images bit for bit (and the set has them).
 func New(t Trained) (*Model, error) {
 	keep := t.SVM.SupportVectors()
 	index := make(map[int]int, len(keep))
 	support := make([][]float64, len(keep))
+	var diagrams [][]persistence.Diagrams
+	if len(t.Set.Diagrams) == len(t.Set.Images) {
+		diagrams = make([][]persistence.Diagrams, len(keep))
+	}
 	for i, sv := range keep {
 		if sv < 0 || sv >= len(t.Train) {
 			return nil, fmt.Errorf("model: support vector %d outside the %d training samples", sv, len(t.Train))
 		}
 		index[sv] = i
 		support[i] = t.Set.Images[t.Train[sv]]
+		if diagrams != nil {
+			diagrams[i] = t.Set.GraphDiagrams(t.Train[sv])
+		}
+	}
+	if diagrams != nil {
+		diagrams = renderable(diagrams, support, t.Set.Grid, t.Set.Settings)
 	}
 	compact := svm.Model{Classes: t.SVM.Classes, N: len(keep)}
 	for _, b := range t.SVM.Pairs {
@@ -107,12 +124,13 @@ func New(t Trained) (*Model, error) {
 		Format: Format, Version: Version, Dataset: t.Dataset, Classes: t.Classes,
 		Features: t.Set.Settings, Grid: t.Set.Grid, Weight: t.Weight, Sigma: t.Sigma,
 		Variant: t.Variant, C: t.C, Learn: t.Learn, Trace: t.Trace, SVM: compact, Support: support,
-		ChannelScales: t.ChannelScales, GaussWidth: t.GaussWidth,
+		Diagrams: diagrams, ChannelScales: t.ChannelScales, GaussWidth: t.GaussWidth,
 	}
 	return m, m.Validate()
 }
 
-// Save writes the model as JSON, in format version Version.
+// Save writes the model as JSON, in format version Version (2 when it
+// has no Diagrams).
 func (m *Model) Save(w io.Writer) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -182,6 +200,9 @@ func (m *Model) Validate() error {
 	}
 	if m.SVM.N != len(m.Support) {
 		return fmt.Errorf("model: SVM expects %d support images, file has %d", m.SVM.N, len(m.Support))
+	}
+	if m.Diagrams != nil && len(m.Diagrams) != len(m.Support) {
+		return fmt.Errorf("model: diagrams of %d support vectors for %d support images", len(m.Diagrams), len(m.Support))
 	}
 	for i, img := range m.Support {
 		if len(img) != pixels {

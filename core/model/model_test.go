@@ -55,10 +55,12 @@ func encodeV1(t *testing.T, m *Model) string {
 // encodeWith writes m in version 2 with support images of the given bytes.
 func encodeWith(t *testing.T, m *Model, images ...[]byte) string {
 	t.Helper()
+	p := plain(*m)
+	p.Version = 2
 	data, err := json.Marshal(struct {
 		*plain
 		Support [][]byte `json:"support"`
-	}{(*plain)(m), images})
+	}{&p, images})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestLoadRejects(t *testing.T) {
 		raw        func(string) string
 	}{
 		{name: "format", want: "format", mutate: func(m *Model) { m.Format = "other" }},
-		{name: "newer version", want: "format version 3, this build reads versions 1 to 2", raw: func(s string) string { return strings.Replace(s, `"version":2`, `"version":3`, 1) }},
+		{name: "newer version", want: "format version 4, this build reads versions 1 to 3", raw: func(s string) string { return strings.Replace(s, `"version":2`, `"version":4`, 1) }},
 		{name: "version 0", want: "format version 0", raw: func(s string) string { return strings.Replace(s, `"version":2`, `"version":0`, 1) }},
 		{name: "v1 image size", want: "support image 1 has 5 pixels", v1: true, mutate: func(m *Model) { m.Support[1] = m.Support[1][:5] }},
 		{name: "v1 sparse support", want: "dense, version 1", raw: func(s string) string { return strings.Replace(s, `"version":2`, `"version":1`, 1) }},

@@ -64,7 +64,7 @@ func TestPreparedMatchesPlainLoop(t *testing.T) {
 				}
 				zero := plain(m, make([]float64, len(m.Support[0])))
 				for i, g := range ds.Graphs {
-					if got[i].Class != once[i].Class || !bitEqual(got[i].Decision, once[i].Decision) || len(got[i].Points) != len(once[i].Points) {
+					if got[i].Class != once[i].Class || !model.BitEqual(got[i].Decision, once[i].Decision) || len(got[i].Points) != len(once[i].Points) {
 						t.Errorf("graph %d: prepared class %d decision %v, Model.Predict %d %v", i, got[i].Class, got[i].Decision, once[i].Class, once[i].Decision)
 					}
 					if i%8 != 0 { // the plain loop is slow

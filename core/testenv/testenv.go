@@ -111,6 +111,28 @@ func NCISmiles(tb testing.TB) []string {
 	return out
 }
 
+// ChEMBLTable returns n molecules evenly spaced in RDKit's ChEMBL series
+// CHEMBL2321810 (Contrib/FreeWilson/data: 1,017 SMILES and their pAct)
+// as a table a chemist brings: the header "smiles,name,act", then a line
+// per molecule. Its median pAct, 6.44, splits it into two classes.
+func ChEMBLTable(tb testing.TB, n int) string {
+	tb.Helper()
+	act := map[string]string{}
+	for line := range strings.SplitSeq(string(RDKitData(tb, "Contrib/FreeWilson/data/CHEMBL2321810_act.csv")), "\n") {
+		if name, value, ok := strings.Cut(strings.TrimSpace(line), ","); ok {
+			act[name] = value
+		}
+	}
+	smi := strings.Fields(string(RDKitData(tb, "Contrib/FreeWilson/data/CHEMBL2321810.smi"))) // SMILES, name, ...
+	var b strings.Builder
+	b.WriteString("smiles,name,act\n")
+	for i := range n {
+		k := 2 * (i * (len(smi) / 2) / n)
+		fmt.Fprintf(&b, "%s,%s,%s\n", smi[k], smi[k+1], act[smi[k+1]])
+	}
+	return b.String()
+}
+
 // RunJSON runs py with args, writes in as JSON on its standard input and
 // decodes its standard output into out; a failure shows the oracle's
 // stderr.

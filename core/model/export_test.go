@@ -1,0 +1,4 @@
+package model
+
+// BitEqual is bitEqual for the tests of package model_test.
+var BitEqual = bitEqual
