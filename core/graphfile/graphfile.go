@@ -131,17 +131,18 @@ func (f *File) FirstError() error {
 // an error returned concerns the whole file.
 //
 // The extension picks the format (Formats): .edges .edgelist .el (edge
-// list), .graphml .xml, .sdf .sd, .mol, .json, .smi .smiles (SMILES
-// lines), .tsv (SMILES table). A .csv file is a SMILES table when its header names a
-// SMILES column (or Options.SMILESColumn is set), and an edge list
-// otherwise, unless its first column reads as SMILES (most of its values
-// parse, and all do or one has two atoms or a non-letter): then it is an
-// error (a header is missing). A .txt file is an edge list unless the
-// first token of most lines is a SMILES. For other names the content
-// decides: markup is GraphML, '{' or '[{' opens JSON, a molfile has
-// V2000 or V3000 on line 4, a header with a SMILES column makes a table;
-// other text is SMILES lines when the first token of most lines is a
-// SMILES, else an edge list. Text that reads cleanly both as SMILES
+// list), .graphml .xml, .sdf .sd (SD file), .mol (molfile), .json, .smi
+// .smiles (SMILES lines), .tsv (SMILES table). A .csv file is a SMILES
+// table when its header names a SMILES column (or Options.SMILESColumn
+// is set), and an edge list otherwise, unless its first column reads as
+// SMILES (most of its values parse, and all do or one has two atoms or
+// a non-letter): then it is an error (a header is missing). A .txt file
+// is an edge list unless the first token of most lines is a SMILES. For
+// other names the content decides, through the formats' sniffers in
+// registry order: markup is GraphML, '{' or '[{' opens JSON, an SD file
+// has V2000 or V3000 on line 4, a header with a SMILES column makes a
+// table; other text is SMILES lines when the first token of most lines
+// is a SMILES, else an edge list. Text that reads cleanly both as SMILES
 // lines and as an edge list is an error, and so is content that does
 // not read cleanly as the format guessed: the error names the formats
 // tried (Parse reports record errors so too).
