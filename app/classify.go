@@ -12,11 +12,6 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-// graphFormats are the file types Classify accepts: molecules (SMILES
-// lines, SMILES tables, MOL/SDF), graphs (edge lists, GraphML, JSON) and
-// TU sets (their text files or a zip).
-const graphFormats = ".smi,.smiles,.csv,.tsv,.mol,.sdf,.sd,.txt,.edges,.edgelist,.el,.graphml,.xml,.json,.zip"
-
 // smilesExample is the text area's placeholder: what a line looks like.
 const smilesExample = "c1ccc(cc1)[N+](=O)[O-] nitrobenzene\nCCO ethanol"
 
@@ -127,7 +122,7 @@ func (c *ClassifyTab) dropzone() app.UI {
 			upload(e.Get("dataTransfer").Get("files"))
 		}).Body(
 		app.Label().For("classify-upload").Text("Or files: SMILES (.smi, or a .csv or .tsv table with a smiles column), MOL/SDF, edge list, GraphML, JSON, or a TU set: drop them here or choose them: "),
-		app.Input().ID("classify-upload").Type("file").Multiple(true).Accept(graphFormats).Attr("disabled", flag(c.Running)).
+		app.Input().ID("classify-upload").Type("file").Multiple(true).Accept(protocol.GraphAccept).Attr("disabled", flag(c.Running)).
 			OnChange(func(ctx app.Context, e app.Event) {
 				upload(ctx.JSSrc().Get("files"))
 				ctx.JSSrc().Set("value", "") // the same file may be chosen again

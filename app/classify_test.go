@@ -95,7 +95,7 @@ func TestClassifyNamesCountsWords(t *testing.T) {
 	for _, want := range []string{
 		"CCO: predicted class 1",
 		"positive means class -1, negative class 1",
-		`accept=".smi,.smiles,.csv,.tsv,`,
+		`accept="` + protocol.GraphAccept + `"`, // every graph format's extensions (protocol's TestAcceptedExtensions)
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in the Classify tab", want)

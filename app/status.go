@@ -7,32 +7,14 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"wkpi-web/wasm/protocol"
 )
-
-// kindWords says in a user's words what a job of each kind does.
-var kindWords = map[protocol.Kind]string{
-	protocol.Load:          "reading the dataset",
-	protocol.Draw:          "drawing a graph",
-	protocol.Explore:       "computing persistence diagrams",
-	protocol.CrossValidate: "cross-validating",
-	protocol.Train:         "training the final model",
-	protocol.Inspect:       "checking a model",
-	protocol.Predict:       "classifying graphs",
-	protocol.Compare:       "comparing with baselines",
-	protocol.MergeCV:       "merging the folds",
-}
 
 // busy describes the jobs under way, e.g. "Working in the background:
 // cross-validating (2 parts), training the final model."
 func (r *Root) busy() string {
 	var parts []string
 	for kind, n := range r.kinds {
-		w, ok := kindWords[kind]
-		if !ok {
-			w = "computing"
-		}
+		w := kind.Words()
 		if n > 1 {
 			w += fmt.Sprintf(" (%d parts)", n)
 		}

@@ -107,7 +107,7 @@ func badCases() []badCase {
 	}
 	return []badCase{
 		{"body over the cap", "POST", "/api/predict?format=edgelist", "", "", strings.Repeat("0 1\n", maxGraphBytes/4+1), 413, "body over"},
-		{"malformed edge list", "POST", "/api/predict?format=edgelist", "", "", "0 1\n1 2 a b\n", 400, "body.txt line 2"},
+		{"malformed edge list", "POST", "/api/predict?format=edgelist", "", "", "0 1\n1 2 a b\n", 400, "body.edges line 2"},
 		{"malformed molfile from the content type", "POST", "/api/predict", "chemical/x-mdl-molfile", "", "m\n\n\n  2  1  0  0  0  0            999 V2000\n", 400, "body.mol line"},
 		{"malformed JSON", "POST", "/api/predict?format=json", "", "", `{"nodes": 3, "edges": [[0, 1], [1, 7]]}`, 400, "body.json"},
 		{"unknown format", "POST", "/api/predict?format=png", "", "", "0 1\n", 400, "unknown format"},
@@ -396,7 +396,7 @@ func checkAPI(t *testing.T, base string) {
 		wg.Wait()
 		for i, a := range answers {
 			if i%4 == 3 {
-				if a.status != http.StatusBadRequest || !bytes.Contains(a.body, []byte("body.txt line 2")) {
+				if a.status != http.StatusBadRequest || !bytes.Contains(a.body, []byte("body.edges line 2")) {
 					t.Errorf("request %d: %d %s, want 400 naming the bad line", i, a.status, a.body)
 				}
 				continue

@@ -85,19 +85,34 @@ const bundledName = "bundled"
 // modelName restricts KV keys to names that are safe in a URL and a key.
 var modelName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// formats maps ?format= to the file extension graphfile.ReadFile reads.
-var formats = map[string]string{"mol": ".mol", "sdf": ".sdf", "graphml": ".graphml", "edgelist": ".txt", "json": ".json",
-	"smi": ".smi", "csv": ".csv", "tsv": ".tsv"}
+// formats maps ?format= (a graphfile.Format) to the file extension
+// graphfile.ReadFile reads as that format, the format's first.
+func formats() map[string]string {
+	m := map[string]string{}
+	for _, e := range graphfile.Formats() {
+		m[string(e.Name)] = e.Extensions[0]
+	}
+	return m
+}
 
 // formatNames lists the formats in messages.
-const formatNames = "mol, sdf, graphml, edgelist, json, smi, csv or tsv"
+func formatNames() string {
+	var names []string
+	for _, e := range graphfile.Formats() {
+		names = append(names, string(e.Name))
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
 
 // contentTypes maps a Content-Type to a format; others are sniffed.
-var contentTypes = map[string]string{
-	"chemical/x-mdl-molfile": "mol", "chemical/x-mdl-sdfile": "sdf",
-	"application/graphml+xml": "graphml", "application/xml": "graphml", "text/xml": "graphml",
-	"application/json": "json", "text/csv": "csv", "text/tab-separated-values": "tsv",
-	"chemical/x-daylight-smiles": "smi",
+func contentTypes() map[string]string {
+	m := map[string]string{}
+	for _, e := range graphfile.Formats() {
+		for _, t := range e.MediaTypes {
+			m[t] = string(e.Name)
+		}
+	}
+	return m
 }
 
 // apiError is an error with the HTTP status it maps to.
@@ -285,13 +300,13 @@ func (a *API) read(r *http.Request) (input, error) {
 	format := q.Get("format")
 	if format == "" {
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		format = contentTypes[ct]
+		format = contentTypes()[ct]
 	}
 	in := input{name: "body"}
 	if format != "" {
-		ext, ok := formats[format]
+		ext, ok := formats()[format]
 		if !ok {
-			return input{}, fail(http.StatusBadRequest, "unknown format %q (want %s)", format, formatNames)
+			return input{}, fail(http.StatusBadRequest, "unknown format %q (want %s)", format, formatNames())
 		}
 		in.name += ext
 	}

@@ -115,7 +115,7 @@ func TestNotADataFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, want := range map[string]string{
 		"x.sdf":     "wkpi eval: x.sdf: this is not an SD file: it is a PNG image; an SD file is text: ",
-		"x.csv":     "wkpi eval: x.csv: this is not a CSV file: it is a PNG image; a SMILES table is text: ",
+		"x.csv":     "wkpi eval: x.csv: this is not a CSV table: it is a PNG image; a SMILES table is text: ",
 		"x.graphml": "wkpi eval: x.graphml: this is not a GraphML file: it is a PNG image; a GraphML file is XML text: ",
 	} {
 		path := filepath.Join(dir, name)

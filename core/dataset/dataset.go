@@ -69,7 +69,7 @@ func (o Options) given() []string {
 
 // Report says how a file became a dataset.
 type Report struct {
-	Format string `json:"format"`           // graphfile.FormatCSV, FormatTSV, FormatMolfile, FormatGraphML, FormatTU or FormatSWC
+	Format string `json:"format"`           // a graphfile.Format that carries classes, FormatTU or FormatSWC
 	SMILES string `json:"smiles,omitempty"` // the SMILES column read
 	Target string `json:"target,omitempty"` // the column, property or key the classes came from
 	// Records counts the records of the file, good and bad.
@@ -204,50 +204,20 @@ func readFile(name string, data []byte, smilesColumn string) (*graphfile.File, e
 	if err != nil {
 		return nil, err
 	}
-	switch f.Format {
-	case graphfile.FormatCSV, graphfile.FormatTSV:
-	case graphfile.FormatMolfile, graphfile.FormatGraphML:
-		if smilesColumn != "" {
-			return nil, fmt.Errorf("%s: a SMILES column is given, but the file is %s, not a table", name, formatName(f.Format))
-		}
-	default:
+	e, _ := graphfile.Lookup(f.Format)
+	switch {
+	case !e.Classes:
 		return nil, fmt.Errorf("%s: %s holds no classes: a dataset is a CSV or TSV table of SMILES with a class column, "+
-			"an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder or zip of SWC neurons", name, formatName(f.Format))
+			"an SD file with a class property, a GraphML file with a class per graph, a TU folder or zip, or a folder or zip of SWC neurons", name, e.Display)
+	case !e.Table && smilesColumn != "":
+		return nil, fmt.Errorf("%s: a SMILES column is given, but the file is %s, not a table", name, e.Display)
 	}
 	return f, nil
 }
 
-// formatName names a file format in messages.
-func formatName(format string) string {
-	switch format {
-	case graphfile.FormatCSV:
-		return "a CSV table"
-	case graphfile.FormatTSV:
-		return "a TSV table"
-	case graphfile.FormatMolfile:
-		return "an SD file"
-	case graphfile.FormatGraphML:
-		return "a GraphML file"
-	case graphfile.FormatSMILES:
-		return "a SMILES file"
-	case graphfile.FormatJSON:
-		return "a JSON graph file"
-	case graphfile.FormatEdgeList:
-		return "an edge list"
-	}
-	return format
-}
-
-// Unit names a format's records in messages: rows, graphs or records.
-func Unit(format string) string {
-	switch format {
-	case graphfile.FormatCSV, graphfile.FormatTSV:
-		return "rows"
-	case graphfile.FormatGraphML:
-		return "graphs"
-	}
-	return "records"
-}
+// Unit names the records of a format (Report.Format) in messages: rows,
+// graphs or records.
+func Unit(format string) string { return graphfile.Format(format).Unit() }
 
 // fromRecords labels the records of f by their target.
 func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Report, error) {
@@ -258,7 +228,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 	if err != nil {
 		return nil, nil, err
 	}
-	rep := &Report{Format: f.Format, SMILES: f.SMILESColumn, Target: target, Records: len(f.Records)}
+	rep := &Report{Format: string(f.Format), SMILES: f.SMILESColumn, Target: target, Records: len(f.Records)}
 	ds := &graph.Dataset{Name: strings.TrimSuffix(name, filepath.Ext(name))}
 	var raw []string
 	var where []string
@@ -279,7 +249,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 		where = append(where, valueWhere(r, target))
 	}
 	if len(bad) > 0 && (!o.SkipBad || len(bad) == len(f.Records)) {
-		return nil, nil, &BadRecordsError{File: name, Unit: Unit(f.Format), Total: len(f.Records), Bad: bad}
+		return nil, nil, &BadRecordsError{File: name, Unit: f.Format.Unit(), Total: len(f.Records), Bad: bad}
 	}
 	rep.Skipped = bad
 	values, numeric := numbers(raw)
@@ -428,7 +398,7 @@ func valueWhere(r graphfile.Record, target string) string {
 }
 
 // targetValue returns a record's target, or why it has none.
-func targetValue(name, format string, r graphfile.Record, target string, threshold *float64) (string, error) {
+func targetValue(name string, format graphfile.Format, r graphfile.Record, target string, threshold *float64) (string, error) {
 	v, ok := r.Prop(target)
 	if !ok {
 		if format == graphfile.FormatGraphML {

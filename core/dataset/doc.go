@@ -6,7 +6,7 @@
 //     Options.SMILES names another) and a target column (Options.Target,
 //     else the first column that is neither the SMILES nor the name
 //     column);
-//   - SD files (.sdf .sd .mol, V2000 or V3000) whose records carry the
+//   - SD files (.sdf .sd, V2000 or V3000) whose records carry the
 //     class as a data item "> <ACTIVITY>" (Options.Target, else the item
 //     named activity, class, label, target or y);
 //   - GraphML collections (.graphml .xml): several <graph> elements, each

@@ -62,7 +62,7 @@ func Inspect(name string, data []byte, o Options) (*Inspection, error) {
 			if rerr != nil {
 				return nil, rerr
 			}
-			in := &Inspection{Format: t.Format, Records: len(t.Rows)}
+			in := &Inspection{Format: string(t.Format), Records: len(t.Rows)}
 			for i, c := range t.Columns {
 				var values []string
 				for _, r := range t.Rows {
@@ -88,7 +88,7 @@ func Inspect(name string, data []byte, o Options) (*Inspection, error) {
 
 // inspectFile describes the records of a table, SD or GraphML file.
 func inspectFile(name string, f *graphfile.File, o Options) (*Inspection, error) {
-	in := &Inspection{Format: f.Format, Records: len(f.Records), SMILES: f.SMILESColumn, Name: f.NameColumn}
+	in := &Inspection{Format: string(f.Format), Records: len(f.Records), SMILES: f.SMILESColumn, Name: f.NameColumn}
 	keys := f.Columns
 	if keys == nil {
 		keys = propertyKeys(f.Records)

@@ -62,8 +62,8 @@ func TestNotADataFile(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, want string }{
 		{"x.sdf", "x.sdf: this is not an SD file: it is a PNG image; an SD file is text"},
-		{"x.csv", "x.csv: this is not a CSV file: it is a PNG image; a SMILES table is text"},
-		{"x.tsv", "x.tsv: this is not a TSV file: it is a PNG image"},
+		{"x.csv", "x.csv: this is not a CSV table: it is a PNG image; a SMILES table is text"},
+		{"x.tsv", "x.tsv: this is not a TSV table: it is a PNG image"},
 		{"x.graphml", "x.graphml: this is not a GraphML file: it is a PNG image"},
 		{"x.smi", "x.smi: this is not a SMILES file: it is a PNG image"},
 	} {

@@ -6,10 +6,14 @@
 // repeated edges collapse (the first label wins) and self-loops are
 // errors.
 //
-// The extension picks the format; see ReadFile for the content sniffing
-// of .txt, .csv and other names, which refuses content that reads
-// cleanly in no format, or in two (SMILES lines and an edge list), and
-// names the formats tried. A file of SMILES is never read as an edge
+// Formats is the registry of the formats: for each its name, extensions,
+// media types, display name, unit, whether its records carry classes,
+// its sniffer and its reader, from which ReadFile, core/dataset, the
+// page (through wasm/protocol's generated copy) and the edge take what
+// they need. The extension picks the format; see ReadFile for the
+// content sniffing of .txt, .csv and other names, which refuses content
+// that reads cleanly in no format, or in two (SMILES lines and an edge
+// list), and names the formats tried. A file of SMILES is never read as an edge
 // list between SMILES strings. Whatever the name, a file that is not
 // text (an image, an archive, NUL or control bytes or mostly non-UTF-8
 // in its first KB), and an SD file none of whose records has a counts
@@ -31,7 +35,7 @@
 // key's <default>, else "". A graph's own <data> (keys for "graph" or
 // "all") are its record's Props; its id names it.
 //
-// MDL molfiles and SD files (.mol .sdf .sd), V2000 and V3000: atoms are
+// MDL molfiles (.mol) and SD files (.sdf .sd), V2000 and V3000: atoms are
 // nodes labelled by element symbol, bonds are edges labelled by the bond
 // type number (1 single, 2 double, 3 triple, 4 aromatic); an SD file
 // gives one record per "$$$$"-terminated record, named by its title line

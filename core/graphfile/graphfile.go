@@ -9,56 +9,6 @@ import (
 	"wkpi-web/core/graph"
 )
 
-// Format names, as File.Format reports them.
-const (
-	FormatEdgeList = "edges"   // edge list
-	FormatGraphML  = "graphml" // GraphML, one or more <graph> elements
-	FormatMolfile  = "sdf"     // MDL molfile (V2000 or V3000) or SD file
-	FormatJSON     = "json"    // JSON graph objects
-	FormatSMILES   = "smi"     // SMILES lines: SMILES, then optionally a name
-	FormatCSV      = "csv"     // a table with a header and a SMILES column, comma or semicolon separated
-	FormatTSV      = "tsv"     // the same, tab separated
-)
-
-// describe names a format in messages.
-func describe(format string) string {
-	switch format {
-	case FormatEdgeList:
-		return "an edge list"
-	case FormatGraphML:
-		return "GraphML"
-	case FormatMolfile:
-		return "a molfile or SD file"
-	case FormatJSON:
-		return "JSON"
-	case FormatSMILES:
-		return "SMILES lines"
-	case FormatCSV, FormatTSV:
-		return "a SMILES table"
-	}
-	return format
-}
-
-// byExtension maps a lower-case file extension to its format; "" means
-// that the content decides (see sniff).
-func byExtension(ext string) string {
-	switch ext {
-	case ".edges", ".edgelist", ".el":
-		return FormatEdgeList
-	case ".graphml", ".xml":
-		return FormatGraphML
-	case ".mol", ".sdf", ".sd":
-		return FormatMolfile
-	case ".json":
-		return FormatJSON
-	case ".smi", ".smiles":
-		return FormatSMILES
-	case ".tsv":
-		return FormatTSV
-	}
-	return "" // .txt, .csv and anything else
-}
-
 // Record is one graph of a file with what the file says about it.
 type Record struct {
 	// Graph is nil when Err is set.
@@ -119,7 +69,7 @@ func (r Record) Property(key string) (Property, bool) {
 
 // File is what ReadFile found in one file.
 type File struct {
-	Format  string   // one of the Format constants
+	Format  Format   // one of the registry's formats (Formats)
 	Records []Record // every record, good and bad, in file order
 	// Columns is a table's header; nil for the other formats.
 	Columns []string
@@ -180,35 +130,30 @@ func (f *File) FirstError() error {
 // undeclared node) carries its own Err, so that a caller may skip it;
 // an error returned concerns the whole file.
 //
-// The extension picks the format: .edges .edgelist .el (edge list),
-// .graphml .xml, .mol .sdf .sd, .json, .smi .smiles (SMILES lines), .tsv
-// (SMILES table). A .csv file is a SMILES table when its header names a
-// SMILES column (or Options.SMILESColumn is set), and an edge list
-// otherwise, unless its first column reads as SMILES (most of its values
-// parse, and all do or one has two atoms or a non-letter): then it is an
-// error (a header is missing). A .txt file is an edge list unless the
-// first token of most lines is a SMILES. For other names the content
-// decides: markup is GraphML, '{' or '[{' opens JSON, a molfile has
-// V2000 or V3000 on line 4, a header with a SMILES column makes a table;
-// other text is SMILES lines when the first token of most lines is a
-// SMILES, else an edge list. Text that reads cleanly both as SMILES
+// The extension picks the format (Formats): .edges .edgelist .el (edge
+// list), .graphml .xml, .sdf .sd (SD file), .mol (molfile), .json, .smi
+// .smiles (SMILES lines), .tsv (SMILES table). A .csv file is a SMILES
+// table when its header names a SMILES column (or Options.SMILESColumn
+// is set), and an edge list otherwise, unless its first column reads as
+// SMILES (most of its values parse, and all do or one has two atoms or
+// a non-letter): then it is an error (a header is missing). A .txt file
+// is an edge list unless the first token of most lines is a SMILES. For
+// other names the content decides, through the formats' sniffers in
+// registry order: markup is GraphML, '{' or '[{' opens JSON, an SD file
+// has V2000 or V3000 on line 4, a header with a SMILES column makes a
+// table; other text is SMILES lines when the first token of most lines
+// is a SMILES, else an edge list. Text that reads cleanly both as SMILES
 // lines and as an edge list is an error, and so is content that does
 // not read cleanly as the format guessed: the error names the formats
 // tried (Parse reports record errors so too).
 func ReadFile(name string, data []byte, o Options) (*File, error) {
 	ext := strings.ToLower(filepath.Ext(name))
-	format := byExtension(ext)
-	if ext == ".csv" {
-		format = FormatCSV
-	}
-	if err := notText(name, format, data); err != nil {
+	e, known := ByExtension(ext)
+	if err := notText(name, e.Name, data); err != nil {
 		return nil, err
 	}
-	if format := byExtension(ext); format != "" {
-		return readAs(format, name, data, o)
-	}
-	switch ext {
-	case ".csv":
+	switch {
+	case ext == ".csv":
 		if _, ok := tableHeader(data, o.SMILESColumn); ok || o.SMILESColumn != "" {
 			return ReadTable(name, data, o)
 		}
@@ -216,74 +161,43 @@ func ReadFile(name string, data []byte, o Options) (*File, error) {
 			return nil, fmt.Errorf("%s: the first column reads as SMILES, but no header row names a SMILES column: "+
 				"add a header such as \"smiles,activity\" to read molecules, or name an edge list .edges", name)
 		}
-		return readAs(FormatEdgeList, name, data, o)
-	case ".txt":
+		return readEdgeList(name, data)
+	case known:
+		return e.Parse(name, data, o)
+	case ext == ".txt":
 		if !smilesLooking(data, ' ') {
-			return readAs(FormatEdgeList, name, data, o)
+			return readEdgeList(name, data)
 		}
 		return readText(name, data)
 	}
-	format = sniff(data, o)
-	if format == "" {
+	e, known = sniff(data, o)
+	if !known {
 		return readText(name, data)
 	}
-	f, err := readAs(format, name, data, o)
+	f, err := e.Parse(name, data, o)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a graph file in any format tried: as %s (guessed from the content): %s", name, describe(format), trimName(name, err))
+		return nil, fmt.Errorf("%s: not a graph file in any format tried: as %s (guessed from the content): %s", name, e.Display, trimName(name, err))
 	}
-	f.guess, f.name = "as "+describe(format)+" (guessed from the content): %v", name
+	f.guess, f.name = "as "+e.Display+" (guessed from the content): %v", name
 	return f, nil
 }
 
-// readAs reads data in one format.
-func readAs(format, name string, data []byte, o Options) (*File, error) {
-	switch format {
-	case FormatGraphML:
-		return parseGraphML(name, data)
-	case FormatMolfile:
-		return parseMolfile(name, data)
-	case FormatJSON:
-		return parseJSON(name, data)
-	case FormatSMILES:
-		return parseSMILESLines(name, data)
-	case FormatCSV, FormatTSV:
-		return ReadTable(name, data, o)
-	default:
-		g, err := parseEdgeList(name, data)
-		if err != nil {
-			return nil, err
-		}
-		return &File{Format: FormatEdgeList, Records: []Record{{Graph: g, Index: 1, Where: "graph 1"}}}, nil
-	}
+// readEdgeList reads data as an edge list.
+func readEdgeList(name string, data []byte) (*File, error) {
+	e, _ := Lookup(FormatEdgeList)
+	return e.Parse(name, data, Options{})
 }
 
-// sniff guesses the format from the content: "" for text that may be
-// SMILES lines or an edge list.
-func sniff(data []byte, o Options) string {
-	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, bom), " \t\r\n")
-	switch {
-	case bytes.HasPrefix(trimmed, []byte("<")):
-		return FormatGraphML
-	case bytes.HasPrefix(trimmed, []byte("{")):
-		return FormatJSON
-	case bytes.HasPrefix(trimmed, []byte("[")):
-		// A JSON array of graph objects, or a bracket atom opening a SMILES.
-		if rest := bytes.TrimLeft(trimmed[1:], " \t\r\n"); len(rest) == 0 || rest[0] == '{' || rest[0] == ']' {
-			return FormatJSON
+// sniff guesses the format from the content, trying the registry's
+// sniffers in order; false for text that may be SMILES lines or an edge
+// list.
+func sniff(data []byte, o Options) (Entry, bool) {
+	for _, e := range Formats() {
+		if e.Sniff != nil && e.Sniff(data, o) {
+			return e, true
 		}
-		return ""
 	}
-	lines := bytes.SplitN(data, []byte("\n"), 5)
-	if len(lines) >= 4 && (bytes.Contains(lines[3], []byte("V2000")) || bytes.Contains(lines[3], []byte("V3000"))) {
-		return FormatMolfile
-	}
-	if sep, ok := tableHeader(data, o.SMILESColumn); ok {
-		if sep == '\t' {
-			return FormatTSV
-		}
-		return FormatCSV
-	}
-	return ""
+	return Entry{}, false
 }
 
 // readText reads text that is either SMILES lines or an edge list: SMILES
@@ -296,7 +210,7 @@ func readText(name string, data []byte) (*File, error) {
 	if serr == nil {
 		serr = firstError(s)
 	}
-	e, eerr := readAs(FormatEdgeList, name, data, Options{})
+	e, eerr := readEdgeList(name, data)
 	looks, _, strong := smilesSigns(data, ' ')
 	switch {
 	case serr == nil && eerr == nil && !strong:

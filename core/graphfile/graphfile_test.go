@@ -171,8 +171,8 @@ func TestErrors(t *testing.T) {
 		{"m.mol", badBond, "m.mol line 16: atom number 9 out of range 1..6"},
 		{"m.mol", short, "m.mol line 4: counts line promises 60 atoms and 6 bonds, but the file ends first"},
 		{"m.mol", "x\n\n\n 1 0\nnot an atom line\n", `m.mol line 5: atom line "not an atom line" has no element symbol`},
-		{"m.mol", "x\n\n", "m.mol: this is not an SD file: it ends before line 4, where a molfile's counts line belongs; " + sdExpected},
-		{"m.mol", "x\n\n\nabc\n", `m.mol: this is not an SD file: line 4, where a molfile's counts line belongs, is "abc", with neither V2000 nor V3000 nor atom and bond counts; ` + sdExpected},
+		{"m.mol", "x\n\n", "m.mol: this is not a molfile: it ends before line 4, where a molfile's counts line belongs; " + molExpected},
+		{"m.mol", "x\n\n\nabc\n", `m.mol: this is not a molfile: line 4, where a molfile's counts line belongs, is "abc", with neither V2000 nor V3000 nor atom and bond counts; ` + molExpected},
 		{"m.mol", "x\n\n\n-1 0\n", "m.mol line 4: negative atom or bond count"},
 		{"m.mol", "x\n\n\n2 1\nC 0 0 C\n0 0 0 O\n1 1 1\n", "m.mol line 7: bond from atom 1 to itself"},
 		{"m.sdf", "\n\n", "m.sdf: empty file (no molecules)"},
@@ -248,8 +248,8 @@ func TestSniff(t *testing.T) {
 		{"g", "x y z w\n", nil, `g: not a graph file in any format tried: as SMILES lines: line 1: SMILES "x": character 1: unknown element "x"; as an edge list: line 1: want "u v" or "u v label", got 4 fields`},
 		{"g.csv", "CCO,1.5\nCC,2\n", nil, `g.csv: the first column reads as SMILES, but no header row names a SMILES column: add a header such as "smiles,activity" to read molecules, or name an edge list .edges`},
 		{"g", "<graphml><graph><node id='a'/><edge source='a' target='b'/></graph></graphml>", nil,
-			`g: not a graph file in any format tried: as GraphML (guessed from the content): line 1: edge target "b" is not a declared node`},
-		{"g", "<graphml><graph>", nil, "g: not a graph file in any format tried: as GraphML (guessed from the content): line 1: unexpected EOF"},
+			`g: not a graph file in any format tried: as a GraphML file (guessed from the content): line 1: edge target "b" is not a declared node`},
+		{"g", "<graphml><graph>", nil, "g: not a graph file in any format tried: as a GraphML file (guessed from the content): line 1: unexpected EOF"},
 	} {
 		got, err := graphfile.Parse(tc.name, []byte(tc.data))
 		if tc.want != nil && (err != nil || !reflect.DeepEqual(got, tc.want)) {

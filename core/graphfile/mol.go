@@ -16,9 +16,10 @@ import (
 // 2 double, 3 triple, 4 aromatic, ...). Hydrogens are only those written
 // as atoms. A record's data items ("> <NAME>" and value lines) become its
 // Props; its name is its title line, else its first name-like data item.
-func parseMolfile(name string, data []byte) (*File, error) {
+// format is FormatMolfile or FormatMol, as the file is named.
+func parseMolfile(name string, format Format, data []byte) (*File, error) {
 	lines := splitLines(data)
-	f := &File{Format: FormatMolfile}
+	f := &File{Format: format}
 	counted := false // some record has a counts line
 	for start := 0; start < len(lines); {
 		if blankFrom(lines, start) {
@@ -36,7 +37,7 @@ func parseMolfile(name string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: empty file (no molecules)", name)
 	}
 	if !counted {
-		return nil, noCountsLine(name, lines, f.Records)
+		return nil, noCountsLine(name, format, lines, f.Records)
 	}
 	return f, nil
 }
@@ -50,8 +51,9 @@ func isCountsLine(line string) bool {
 }
 
 // noCountsLine says that a file whose records have no counts line is
-// not an SD file, quoting the first record's fourth line.
-func noCountsLine(name string, lines []string, records []Record) error {
+// not in format (an SD file or a molfile), quoting the first record's
+// fourth line.
+func noCountsLine(name string, format Format, lines []string, records []Record) error {
 	why := "it ends before line 4, where a molfile's counts line belongs"
 	if len(records) > 1 {
 		why = fmt.Sprintf("none of its %d records has a counts line on its fourth line", len(records))
@@ -62,7 +64,7 @@ func noCountsLine(name string, lines []string, records []Record) error {
 		}
 		why = fmt.Sprintf("line 4, where a molfile's counts line belongs, is %q, with neither V2000 nor V3000 nor atom and bond counts", l)
 	}
-	return &NotFormatError{File: name, Format: FormatMolfile, Why: why, Expected: expected(FormatMolfile)}
+	return &NotFormatError{File: name, Format: format, Why: why, Expected: expected(format)}
 }
 
 // hasCountsLine reports whether the first record's fourth line is a

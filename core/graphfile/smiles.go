@@ -142,7 +142,7 @@ func tableHeader(data []byte, column string) (rune, bool) {
 // Rows is a delimited table split into trimmed fields, before any SMILES
 // is read.
 type Rows struct {
-	Format  string   // FormatCSV or FormatTSV
+	Format  Format   // FormatCSV or FormatTSV
 	Columns []string // the header
 	Rows    []Row    // the data rows; blank rows are dropped
 }

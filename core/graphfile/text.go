@@ -15,7 +15,7 @@ const sniffBytes = 1024
 // caller expects, and what that format looks like.
 type NotFormatError struct {
 	File     string // the file's name
-	Format   string // the expected format, one of the Format constants ("" for any text)
+	Format   Format // the expected format ("" for any text)
 	Why      string // what the file holds instead
 	Expected string // what the format looks like
 }
@@ -25,41 +25,17 @@ func (e *NotFormatError) Error() string {
 }
 
 // fileWord names the file a format makes, for "this is not ...".
-func fileWord(format string) string {
-	switch format {
-	case FormatEdgeList:
-		return "an edge list"
-	case FormatGraphML:
-		return "a GraphML file"
-	case FormatMolfile:
-		return "an SD file"
-	case FormatJSON:
-		return "a JSON graph file"
-	case FormatSMILES:
-		return "a SMILES file"
-	case FormatCSV:
-		return "a CSV file"
-	case FormatTSV:
-		return "a TSV file"
+func fileWord(format Format) string {
+	if e, ok := Lookup(format); ok {
+		return e.Display
 	}
 	return "a text file"
 }
 
 // expected says what a file of format looks like.
-func expected(format string) string {
-	switch format {
-	case FormatEdgeList:
-		return "an edge list is text, one edge (two node names) per line"
-	case FormatGraphML:
-		return "a GraphML file is XML text: a <graphml> element holding <graph> elements"
-	case FormatMolfile:
-		return "an SD file is text: molfile records, each with its counts line (ending V2000 or V3000) on its fourth line, ended by a $$$$ line"
-	case FormatJSON:
-		return "a JSON graph file is text: an object or an array of objects with \"nodes\" and \"edges\""
-	case FormatSMILES:
-		return "a SMILES file is text: a SMILES per line, optionally followed by a name"
-	case FormatCSV, FormatTSV:
-		return "a SMILES table is text: a header row naming a SMILES column, then one molecule per row"
+func expected(format Format) string {
+	if e, ok := Lookup(format); ok {
+		return e.Shape
 	}
 	return "graph files are text: SMILES, SMILES tables, SD files, GraphML, JSON or edge lists"
 }
@@ -84,7 +60,7 @@ var magics = []struct {
 // than tab, line feed, vertical tab, form feed, carriage return and
 // escape), or bytes that are mostly not UTF-8 (a few stray Latin-1
 // bytes, as in old SD files, are text). format is the format expected.
-func notText(name, format string, data []byte) error {
+func notText(name string, format Format, data []byte) error {
 	head := data[:min(len(data), sniffBytes)]
 	for _, m := range magics {
 		if bytes.HasPrefix(head, []byte(m.prefix)) {

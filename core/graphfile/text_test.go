@@ -13,6 +13,9 @@ import (
 // sdExpected ends every "this is not an SD file" error.
 const sdExpected = "an SD file is text: molfile records, each with its counts line (ending V2000 or V3000) on its fourth line, ended by a $$$$ line"
 
+// molExpected ends every "this is not a molfile" error.
+const molExpected = "a molfile is text: a title, two header lines and a counts line (ending V2000 or V3000), then the atoms and bonds"
+
 // TestNotText: a binary file (here the site's PNG icon) under a graph
 // file's name is refused as a whole with what it is and what the format
 // expected, whatever the extension; so is text without a molfile's
@@ -33,8 +36,8 @@ func TestNotText(t *testing.T) {
 		want string
 	}{
 		{"x.sdf", png, "x.sdf: this is not an SD file: it is a PNG image; " + sdExpected},
-		{"x.csv", png, "x.csv: this is not a CSV file: it is a PNG image; a SMILES table is text: a header row naming a SMILES column, then one molecule per row"},
-		{"x.tsv", png, "x.tsv: this is not a TSV file: it is a PNG image; a SMILES table is text"},
+		{"x.csv", png, "x.csv: this is not a CSV table: it is a PNG image; a SMILES table is text: a header row naming a SMILES column, then one molecule per row"},
+		{"x.tsv", png, "x.tsv: this is not a TSV table: it is a PNG image; a SMILES table is text"},
 		{"x.smi", png, "x.smi: this is not a SMILES file: it is a PNG image; a SMILES file is text"},
 		{"x.graphml", png, "x.graphml: this is not a GraphML file: it is a PNG image; a GraphML file is XML text"},
 		{"x.json", png, "x.json: this is not a JSON graph file: it is a PNG image"},

@@ -103,7 +103,7 @@ func inspectData(req protocol.Request) (protocol.Response, error) {
 	}
 	f := req.Inputs[0]
 	if !protocol.IsDataFile(f.Name) {
-		return protocol.Response{}, fmt.Errorf("%s: not a molecule table, SD file or GraphML file (%s)", f.Name, strings.Join(protocol.DataExtensions, " "))
+		return protocol.Response{}, fmt.Errorf("%s: not a molecule table, SD file or GraphML file (%s)", f.Name, strings.Join(protocol.DataExtensions(), " "))
 	}
 	o := coreOptions(f.Options)
 	in, err := dataset.Inspect(f.Name, f.Data, dataset.Options{SMILES: o.SMILES, Target: o.Target})

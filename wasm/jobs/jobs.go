@@ -56,48 +56,66 @@ func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.
 }
 
 func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
-	// Jobs that read no dataset.
-	switch req.Kind {
-	case protocol.Inspect:
-		_, resp, err := inspect(req.Model)
-		return resp, err
-	case protocol.Predict:
-		return w.predict(ctx, req, report)
-	case protocol.Explain:
-		return w.explainOne(ctx, req)
-	case protocol.MergeCV:
-		return mergeCV(req.Parts)
-	case protocol.InspectData:
-		return inspectData(req)
+	kind, known := req.Kind.About()
+	do := w.handlers()[req.Kind]
+	if !known || do == nil {
+		return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
 	}
-	ds, err := w.dataset(req)
-	if err != nil {
-		return protocol.Response{}, err
-	}
-	switch req.Kind {
-	case protocol.Load:
-		s := Summarise(ds)
-		s.Source = w.source
-		s.Molecules = features.AreMolecules(ds.Graphs, &features.Codes{Nodes: w.codes, Edges: w.edgeCodes})
-		return protocol.Response{Summary: s}, nil
-	case protocol.Draw:
-		g, err := pick(ds, req.Graph)
-		if err != nil {
+	c := call{ctx: ctx, req: req, report: report, fold: fold}
+	if kind.ReadsDataset {
+		var err error
+		if c.ds, err = w.dataset(req); err != nil {
 			return protocol.Response{}, err
 		}
-		d, x, y := Layout(g, ds.Classes[ds.Labels[req.Graph]])
-		d.Graph = req.Graph
-		return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
-	case protocol.Explore:
-		return w.explore(ctx, ds, req, report)
-	case protocol.CrossValidate:
-		return w.crossValidate(ctx, ds, req.Training, report, fold)
-	case protocol.Train:
-		return w.train(ctx, ds, req.Training, report)
-	case protocol.Compare:
-		return w.compare(ctx, ds, req.Compare, report)
 	}
-	return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
+	return do(c)
+}
+
+// call is one job as its handler gets it.
+type call struct {
+	ctx context.Context
+	req protocol.Request
+	// ds is the request's dataset for the kinds that read one
+	// (protocol.JobKind.ReadsDataset), else nil.
+	ds     *graph.Dataset
+	report progress.Func
+	fold   func(protocol.Fold)
+}
+
+// handlers returns the function that does each kind of job, one per row
+// of protocol.Kinds.
+func (w *Worker) handlers() map[protocol.Kind]func(call) (protocol.Response, error) {
+	return map[protocol.Kind]func(call) (protocol.Response, error){
+		protocol.Load: func(c call) (protocol.Response, error) {
+			s := Summarise(c.ds)
+			s.Source = w.source
+			s.Molecules = features.AreMolecules(c.ds.Graphs, &features.Codes{Nodes: w.codes, Edges: w.edgeCodes})
+			return protocol.Response{Summary: s}, nil
+		},
+		protocol.InspectData: func(c call) (protocol.Response, error) { return inspectData(c.req) },
+		protocol.Draw: func(c call) (protocol.Response, error) {
+			g, err := pick(c.ds, c.req.Graph)
+			if err != nil {
+				return protocol.Response{}, err
+			}
+			d, x, y := Layout(g, c.ds.Classes[c.ds.Labels[c.req.Graph]])
+			d.Graph = c.req.Graph
+			return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
+		},
+		protocol.Explore: func(c call) (protocol.Response, error) { return w.explore(c.ctx, c.ds, c.req, c.report) },
+		protocol.CrossValidate: func(c call) (protocol.Response, error) {
+			return w.crossValidate(c.ctx, c.ds, c.req.Training, c.report, c.fold)
+		},
+		protocol.Train: func(c call) (protocol.Response, error) { return w.train(c.ctx, c.ds, c.req.Training, c.report) },
+		protocol.Inspect: func(c call) (protocol.Response, error) {
+			_, resp, err := inspect(c.req.Model)
+			return resp, err
+		},
+		protocol.Predict: func(c call) (protocol.Response, error) { return w.predict(c.ctx, c.req, c.report) },
+		protocol.Explain: func(c call) (protocol.Response, error) { return w.explainOne(c.ctx, c.req) },
+		protocol.Compare: func(c call) (protocol.Response, error) { return w.compare(c.ctx, c.ds, c.req.Compare, c.report) },
+		protocol.MergeCV: func(c call) (protocol.Response, error) { return mergeCV(c.req.Parts) },
+	}
 }
 
 // dataset parses req.Files when given (replacing the held dataset), and

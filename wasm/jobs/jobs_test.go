@@ -124,6 +124,28 @@ func sumText(s protocol.Summary) string {
 	return string(e.Header)
 }
 
+// TestEveryKindHasAHandler: the worker does every kind of job of
+// protocol.Kinds and no other, and reads a dataset exactly for the kinds
+// whose row says so: on a worker that holds none, those fail for the
+// want of it and the others for reasons of their own (empty inputs).
+func TestEveryKindHasAHandler(t *testing.T) {
+	var w Worker
+	handlers := w.handlers()
+	for _, k := range protocol.Kinds() {
+		if handlers[k.Kind] == nil {
+			t.Errorf("no handler for %q", k.Kind)
+		}
+		delete(handlers, k.Kind)
+		r := w.Run(context.Background(), protocol.Request{Kind: k.Kind, Dataset: "absent"}, nil, nil)
+		if read := strings.Contains(r.Error, `worker does not hold dataset "absent"`); read != k.ReadsDataset {
+			t.Errorf("%q (reads a dataset: %v): %s %q", k.Kind, k.ReadsDataset, r.Event, r.Error)
+		}
+	}
+	for k := range handlers {
+		t.Errorf("a handler for %q, which protocol.Kinds lacks", k)
+	}
+}
+
 func TestWorkerKeepsDataset(t *testing.T) {
 	var w Worker
 	star := files(t, "testdata")

@@ -352,25 +352,12 @@ func records(f protocol.File) ([]graphfile.Record, error) {
 			msgs = append(msgs, fmt.Sprintf("and %d more", len(bad)-3))
 		}
 		return nil, fmt.Errorf("%s: %d of %d %s cannot be read, so none is classified: %s",
-			f.Name, len(bad), len(file.Records), unit(file.Format), strings.Join(msgs, "; "))
+			f.Name, len(bad), len(file.Records), file.Format.Unit(), strings.Join(msgs, "; "))
 	}
 	if path.Base(f.Name) == protocol.TypedSMILES && file.Format == graphfile.FormatSMILES {
 		nameBySMILES(f.Data, file.Records)
 	}
 	return file.Records, nil
-}
-
-// unit names the records of a format in messages.
-func unit(format string) string {
-	switch format {
-	case graphfile.FormatSMILES:
-		return "lines"
-	case graphfile.FormatCSV, graphfile.FormatTSV:
-		return "rows"
-	case graphfile.FormatMolfile:
-		return "records"
-	}
-	return "graphs"
 }
 
 // nameBySMILES names the records of typed SMILES lines that have no name

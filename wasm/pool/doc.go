@@ -2,8 +2,8 @@
 //
 // Jobs queue in submission order and go to an idle worker; workers start
 // lazily, up to the pool's size. Interactive jobs (loading, drawing,
-// exploring, classifying, explaining) overtake queued heavy ones (cross-validation,
-// training), at most size heavy jobs run at once, and while any runs an
+// exploring, classifying, explaining: protocol.JobKind.Interactive)
+// overtake queued heavy ones (cross-validation, training), at most size heavy jobs run at once, and while any runs an
 // interactive job may start one worker beyond the size: the page answers
 // while a long computation fills the pool. A job gets progress and partial results,
 // then exactly one of done or fail. Cancel ends a job at once: a queued job is dropped, a

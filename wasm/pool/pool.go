@@ -144,20 +144,11 @@ func (p *Pool) Running() int {
 	return n
 }
 
-// interactive are the kinds of job a user waits for with the page in
-// front of them; every other kind (a cross-validation, a training, ...)
-// is heavy.
-var interactive = map[protocol.Kind]bool{
-	protocol.Load: true, protocol.Draw: true, protocol.Explore: true,
-	protocol.Inspect: true, protocol.Predict: true, protocol.MergeCV: true,
-	protocol.InspectData: true, protocol.Explain: true,
-}
-
 // heavyRunning counts the workers busy with heavy jobs.
 func (p *Pool) heavyRunning() int {
 	n := 0
 	for _, s := range p.slots {
-		if s.job != nil && !interactive[s.job.req.Kind] {
+		if s.job != nil && !s.job.req.Kind.Interactive() {
 			n++
 		}
 	}
@@ -169,7 +160,7 @@ func (p *Pool) heavyRunning() int {
 // heavy jobs run; -1 when none may start.
 func (p *Pool) next() int {
 	for i, j := range p.queue {
-		if interactive[j.req.Kind] {
+		if j.req.Kind.Interactive() {
 			return i
 		}
 	}
@@ -188,7 +179,7 @@ func (p *Pool) dispatch() []func() {
 		if i < 0 {
 			return calls
 		}
-		s, err := p.idle(interactive[p.queue[i].req.Kind])
+		s, err := p.idle(p.queue[i].req.Kind.Interactive())
 		if err != nil && len(p.slots) == 0 {
 			// No worker can start at all: fail what waits rather than hang.
 			for _, j := range p.queue {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -30,30 +31,74 @@ type DataOptions struct {
 	SkipBad bool `json:"skipBad,omitempty"`
 }
 
-// DataExtensions are the extensions of the molecule files the page
-// inspects before loading (IsDataFile); UploadAccept is every extension
-// the Data tab's upload takes.
-var DataExtensions = []string{".csv", ".tsv", ".sdf", ".sd", ".graphml", ".xml"}
-
-// UploadAccept is the Data tab's file input's accept list: TU text files
-// and zips (TU, or SWC neurons with a labels.csv), and the molecule files.
-var UploadAccept = ".txt,.zip," + strings.Join(DataExtensions, ",")
-
-// IsDataFile reports whether name is a molecule table, an SD file or a
-// GraphML collection, by its extension: a file that is inspected first
-// and loaded with DataOptions.
-func IsDataFile(name string) bool {
-	ext := strings.ToLower(path.Ext(name))
-	for _, e := range DataExtensions {
-		if ext == e {
-			return true
-		}
-	}
-	return false
+// FileFormat describes a file format to the page: core/graphfile's
+// registry (graphfile.Entry) without its readers, which formats.go
+// copies (TestFormatTable writes it), and core/dataset's folder formats.
+type FileFormat struct {
+	Name       string   // graphfile.Format, FormatTU or FormatSWC
+	Extensions []string // lower case, with the dot; none for a folder format
+	MediaTypes []string // the Content-Types read as this format
+	Display    string   // a file of the format in messages: "an SD file"
+	Unit       string   // its records in the plural: "rows", "records", "graphs", "lines"
+	Classes    bool     // one file is a dataset: its records carry their classes
+	Table      bool     // its records are rows under a header, one column the SMILES
 }
 
-// Formats of DataInspection.Format and DataSource.Format: core/graphfile's
-// and core/dataset's names.
+// FileFormats returns core/graphfile's formats, in its registry's order,
+// then core/dataset's TU and SWC, which are folders or zips.
+func FileFormats() []FileFormat {
+	return append(graphFormats(),
+		FileFormat{Name: FormatTU, Display: "a TU dataset", Unit: "graphs", Classes: true},
+		FileFormat{Name: FormatSWC, Display: "SWC neurons", Unit: "graphs", Classes: true})
+}
+
+// fileFormat returns the format named name.
+func fileFormat(name string) (FileFormat, bool) {
+	for _, f := range FileFormats() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return FileFormat{}, false
+}
+
+// DataExtensions are the extensions of the files that are datasets on
+// their own (FileFormat.Classes): the page inspects them before loading
+// (IsDataFile).
+func DataExtensions() []string {
+	var out []string
+	for _, f := range FileFormats() {
+		if f.Classes {
+			out = append(out, f.Extensions...)
+		}
+	}
+	return out
+}
+
+// UploadAccept is the Data tab's file input's accept list: TU text files
+// and zips (TU, or SWC neurons with a labels.csv), and the files that are
+// datasets.
+var UploadAccept = ".txt,.zip," + strings.Join(DataExtensions(), ",")
+
+// GraphAccept is the Classify tab's file input's accept list: every
+// format's extensions, and TU text files and zips.
+var GraphAccept = func() string {
+	accept := []string{".txt", ".zip"}
+	for _, f := range FileFormats() {
+		accept = append(accept, f.Extensions...)
+	}
+	return strings.Join(accept, ",")
+}()
+
+// IsDataFile reports whether name is a dataset on its own (a molecule
+// table, an SD file or a GraphML file) by its extension: a file that is
+// inspected first and loaded with DataOptions.
+func IsDataFile(name string) bool {
+	return slices.Contains(DataExtensions(), strings.ToLower(path.Ext(name)))
+}
+
+// Formats of DataInspection.Format and DataSource.Format that the page
+// tells apart: core/graphfile's and core/dataset's names.
 const (
 	FormatCSV     = "csv"
 	FormatTSV     = "tsv"
@@ -65,34 +110,23 @@ const (
 
 // FormatName names a format for the page: "an SD file".
 func FormatName(format string) string {
-	switch format {
-	case FormatCSV:
-		return "a CSV table"
-	case FormatTSV:
-		return "a TSV table"
-	case FormatSD:
-		return "an SD file"
-	case FormatGraphML:
-		return "a GraphML collection"
-	case FormatTU:
-		return "a TU dataset"
-	case FormatSWC:
-		return "SWC neurons"
+	if f, ok := fileFormat(format); ok {
+		return f.Display
 	}
 	return format
 }
 
 // IsTable reports whether format is a table, which has a SMILES column.
-func IsTable(format string) bool { return format == FormatCSV || format == FormatTSV }
+func IsTable(format string) bool {
+	f, _ := fileFormat(format)
+	return f.Table
+}
 
-// Unit names the records of a format: "rows" of a table, "graphs" of a
-// GraphML collection, "records" of an SD file.
+// Unit names the records of a format in the plural: "rows" of a table,
+// "graphs" of a GraphML file, "records" of an SD file.
 func Unit(format string) string {
-	switch format {
-	case FormatCSV, FormatTSV:
-		return "rows"
-	case FormatGraphML, FormatTU, FormatSWC:
-		return "graphs"
+	if f, ok := fileFormat(format); ok {
+		return f.Unit
 	}
 	return "records"
 }

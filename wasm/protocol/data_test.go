@@ -14,7 +14,7 @@ func TestIsDataFile(t *testing.T) {
 			t.Errorf("IsDataFile(%q) = %v", name, !want)
 		}
 	}
-	for _, ext := range append([]string{".txt", ".zip"}, DataExtensions...) {
+	for _, ext := range append([]string{".txt", ".zip"}, DataExtensions()...) {
 		if !strings.Contains(","+UploadAccept+",", ","+ext+",") {
 			t.Errorf("the upload does not accept %s: %q", ext, UploadAccept)
 		}
@@ -76,7 +76,7 @@ func TestOptionsTravel(t *testing.T) {
 
 func TestFormatWords(t *testing.T) {
 	for _, c := range [][3]string{{FormatCSV, "a CSV table", "rows"}, {FormatTSV, "a TSV table", "rows"}, {FormatSD, "an SD file", "records"},
-		{FormatGraphML, "a GraphML collection", "graphs"}} {
+		{FormatGraphML, "a GraphML file", "graphs"}, {FormatTU, "a TU dataset", "graphs"}, {FormatSWC, "SWC neurons", "graphs"}} {
 		if FormatName(c[0]) != c[1] || Unit(c[0]) != c[2] {
 			t.Errorf("%s: %q, %q", c[0], FormatName(c[0]), Unit(c[0]))
 		}

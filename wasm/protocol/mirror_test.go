@@ -174,8 +174,8 @@ func TestDataTypesMirrorDataset(t *testing.T) {
 			t.Errorf("dataset's JSON %s read as %+v (%v)", a, back.Elem().Interface(), err)
 		}
 	}
-	for _, c := range [][2]string{{FormatCSV, graphfile.FormatCSV}, {FormatTSV, graphfile.FormatTSV}, {FormatSD, graphfile.FormatMolfile},
-		{FormatGraphML, graphfile.FormatGraphML}, {FormatTU, dataset.FormatTU}, {FormatSWC, dataset.FormatSWC}} {
+	for _, c := range [][2]string{{FormatCSV, string(graphfile.FormatCSV)}, {FormatTSV, string(graphfile.FormatTSV)}, {FormatSD, string(graphfile.FormatMolfile)},
+		{FormatGraphML, string(graphfile.FormatGraphML)}, {FormatTU, dataset.FormatTU}, {FormatSWC, dataset.FormatSWC}} {
 		if c[0] != c[1] {
 			t.Errorf("format %q, core's %q", c[0], c[1])
 		}
