@@ -140,6 +140,7 @@ var protocolCases = []struct {
 }{
 	{"fixed", []string{"-auto=false"}},
 	{"auto", nil},
+	{"auto-repeats", []string{"-repeats", "2"}},
 	{"nested", []string{"-grid", "m=2,3;sigma=0.01,0.1;C=1,100", "-inner", "2"}},
 	{"cost", []string{"-grid", "m=2,3;sigma=0.01,0.1;C=1,100", "-select", "cost"}},
 	{"labels-fixed", []string{"-labels", "-auto=false"}},
