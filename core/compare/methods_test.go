@@ -39,7 +39,9 @@ func TestWKPIProtocolsUnchanged(t *testing.T) {
 	}{
 		{"fixed", func(o *Options) {}},
 		{"auto", func(o *Options) { o.WKPIAuto = true }},
-		{"nested", func(o *Options) { o.WKPIGrid, o.Inner = &eval.Grid{Ms: []int{2, 3}, Sigmas: []float64{0.01, 0.1}, Cs: []float64{1, 100}}, 2 }},
+		{"nested", func(o *Options) {
+			o.WKPIGrid, o.Inner = &eval.Grid{Ms: []int{2, 3}, Sigmas: []float64{0.01, 0.1}, Cs: []float64{1, 100}}, 2
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := NewData(ds, set)
