@@ -188,22 +188,7 @@ func TestEvalProtocolsUnchanged(t *testing.T) {
 				}
 				got += "--- part\n" + string(data) + "\n"
 			}
-			golden := filepath.Join("testdata", "protocols", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("wkpi eval %s now gives\n%.3000s\nwhere it gave (%s)\n%.3000s", strings.Join(tc.args, " "), got, golden, want)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "protocols", tc.name+".golden"), []byte(got), *update)
 		})
 	}
 }

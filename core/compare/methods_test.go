@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
+	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
 
@@ -64,22 +64,7 @@ func TestWKPIProtocolsUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "protocols", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("now\n%s\nwhere it gave (%s)\n%s", got, golden, want)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "protocols", tc.name+".golden"), got, *update)
 		})
 	}
 }

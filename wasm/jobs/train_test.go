@@ -732,22 +732,7 @@ func TestCVProtocolsUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "protocols", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("the cross-validation now gives\n%.3000s\nwhere it gave (%s)\n%.3000s", got, golden, want)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "protocols", tc.name+".golden"), got, *update)
 		})
 	}
 }
