@@ -174,3 +174,43 @@ func TestSVMChoiceFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestAlpha: -alpha 0, which once ran as the default 0.5 (filtration
+// reads a zero idleness as its default), is refused by every command
+// that takes it; the boundary 1 reaches the curvature: a walk that always
+// stays put moves no mass, so every edge's curvature is 1 - |2 alpha - 1|
+// = 0, the descriptor is constant and every diagram is empty, where the
+// default gives points.
+func TestAlpha(t *testing.T) {
+	data := filepath.Join("..", "..", "core", "eval", "testdata", "MUTAG38")
+	for _, cmd := range []string{"diagrams", "images", "eval", "train", "compare"} {
+		code, _, stderr := wkpi(t, cmd, "-data", data, "-filtration", "ricci", "-alpha", "0", "-out", filepath.Join(t.TempDir(), "x"))
+		if want := "wkpi " + cmd + `: alpha: "0": want a number > 0 and <= 1` + "\n"; code != 1 || stderr != want {
+			t.Errorf("%s -alpha 0: exit %d, stderr %q, want %q", cmd, code, stderr, want)
+		}
+	}
+	points := func(alpha string) int {
+		t.Helper()
+		code, stdout, stderr := wkpi(t, "diagrams", "-data", data, "-filtration", "ricci", "-alpha", alpha)
+		if code != 0 {
+			t.Fatalf("-alpha %s: exit %d: %s", alpha, code, stderr)
+		}
+		n := 0
+		for line := range strings.Lines(stdout) {
+			var d map[string]any
+			if err := json.Unmarshal([]byte(line), &d); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"ord0", "rel1", "ext0", "ext1"} {
+				n += len(d[k].([]any))
+			}
+		}
+		return n
+	}
+	if n := points("1"); n != 0 {
+		t.Errorf("-alpha 1: %d diagram points, want none (constant curvature)", n)
+	}
+	if n := points("0.5"); n == 0 {
+		t.Error("-alpha 0.5: no diagram points")
+	}
+}

@@ -38,22 +38,43 @@ func prepareFor(ctx context.Context, s features.Settings, ds *graph.Dataset, pro
 	return eval.NewWKPI(set, ds.Labels, len(ds.Classes))
 }
 
-// labelFolds runs one protocol in node-label mode: each outer fold's
-// vocabulary is fitted on its training graphs, and folds with the same
-// vocabulary share their features (eval.ByTrainingFolds).
-func labelFolds(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, plan eval.Plan, prog progress.Func, run func(*eval.WKPI, eval.Plan) (eval.Report, error)) (eval.Report, error) {
+// featureCache is the features of u for a training set (nil: all
+// graphs) as eval.Source.Features wants them: computed once per
+// node-label vocabulary (once in all in structure-only mode), so that
+// folds and repeats with the same vocabulary share them.
+func (c *settingsFlags) featureCache(ctx context.Context, u eval.Setup, ds *graph.Dataset, prog progress.Func) func(train []int) (*eval.WKPI, error) {
 	byVocab := map[string]*eval.WKPI{}
-	return eval.ByTrainingFolds(ctx, ds.Labels, len(ds.Classes), plan, func(train []int) (*eval.WKPI, error) {
+	return func(train []int) (*eval.WKPI, error) {
 		s, err := c.featuresFor(u, ds, train)
 		if err != nil {
 			return nil, err
 		}
-		key := fmt.Sprint(s.Labels.Vocabulary)
+		var key string
+		if s.Labels != nil {
+			key = fmt.Sprint(s.Labels.Vocabulary)
+		}
 		if w := byVocab[key]; w != nil {
 			return w, nil
 		}
 		w, err := prepareFor(ctx, s, ds, prog)
 		byVocab[key] = w
 		return w, err
-	}, run)
+	}
+}
+
+// keepSizeAware returns an eval.Auto.SizeAware that builds the
+// size-aware candidate of a feature set once and keeps that of the last
+// feature set asked for.
+func keepSizeAware() func(*eval.WKPI, eval.Config) (eval.Candidate, error) {
+	var of, sized *eval.WKPI
+	return func(w *eval.WKPI, cfg eval.Config) (eval.Candidate, error) {
+		if of != w {
+			c, err := eval.SizeAware(w, cfg)
+			if err != nil {
+				return c, err
+			}
+			of, sized = w, c.W
+		}
+		return eval.Candidate{W: sized, Config: eval.SizeAwareConfig(cfg)}, nil
+	}
 }

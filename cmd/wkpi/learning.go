@@ -72,19 +72,17 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err != nil {
 		return err
 	}
-	cfg := u.Config
-	// The size-aware candidate, built on the first run that needs it and
-	// kept for the next repeats; with one repeat it is not kept, so that
-	// its images (NCI1: 0.3 GB) go once no fold chose them.
-	var sizeAware eval.Candidate
-
 	prog := progressFor(c.progress, stderr)
-	var w *eval.WKPI
-	if !u.Spec.Labels {
-		if w, err = prepareFor(ctx, u.Features, ds, prog); err != nil {
-			return err
-		}
+	// The size-aware candidate of the automatic choice, built on the
+	// first run that needs it and kept for the next repeats; with one
+	// repeat it is not kept, so that its images (NCI1: 0.3 GB) go once no
+	// fold chose them.
+	var sizeAware func(*eval.WKPI, eval.Config) (eval.Candidate, error)
+	if u.Spec.Repeats > 1 {
+		sizeAware = keepSizeAware()
 	}
+	p := u.Protocol(sizeAware)
+	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: u.Spec.Labels, Features: c.featureCache(ctx, u, ds, prog)}
 	var reports []eval.Report
 	for r := range u.Spec.Repeats {
 		plan := u.Plan(r)
@@ -94,33 +92,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 				continue
 			}
 		}
-		run := func(w *eval.WKPI, plan eval.Plan) (eval.Report, error) {
-			switch u.Spec.Protocol() {
-			case "auto":
-				sa := sizeAware
-				if sa.W == nil {
-					if sa, err = eval.SizeAware(w, cfg); err != nil {
-						return eval.Report{}, err
-					}
-					if u.Spec.Repeats > 1 {
-						sizeAware = sa
-					}
-				}
-				return eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sa}, plan, eval.ChoiceOptions{}, prog)
-			case "cost":
-				return w.SelectByCost(ctx, cfg, u.Grid, plan, prog)
-			case "nested":
-				return w.Nested(ctx, cfg, u.Grid, plan, u.Spec.Inner, prog)
-			default:
-				return w.CrossValidate(ctx, cfg, plan, prog)
-			}
-		}
-		var rep eval.Report
-		if u.Spec.Labels {
-			rep, err = labelFolds(ctx, c, u, ds, plan, prog, run)
-		} else {
-			rep, err = run(w, plan)
-		}
+		rep, err := eval.Run(ctx, src, p, plan, prog)
 		if err != nil {
 			return err
 		}

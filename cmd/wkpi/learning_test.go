@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"wkpi-web/core/eval"
 	"wkpi-web/core/model"
 	"wkpi-web/core/testenv"
 )
@@ -192,5 +194,71 @@ func writeVersion2(t *testing.T, v3, v2 string) {
 	}
 	if err := os.WriteFile(v2, []byte(buf.String()), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// update rewrites the golden files of the protocol tests with what the
+// code gives now: run it only when a change of figures is meant.
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/protocols")
+
+// protocolCases are a run of every protocol, in structure-only and
+// node-label mode, on core/eval/testdata/MUTAG38 (every fifth graph of
+// MUTAG) with small settings.
+var protocolCases = []struct {
+	name string
+	args []string
+}{
+	{"fixed", []string{"-auto=false"}},
+	{"auto", nil},
+	{"auto-repeats", []string{"-repeats", "2"}},
+	{"nested", []string{"-grid", "m=2,3;sigma=0.01,0.1;C=1,100", "-inner", "2"}},
+	{"cost", []string{"-grid", "m=2,3;sigma=0.01,0.1;C=1,100", "-select", "cost"}},
+	{"labels-fixed", []string{"-labels", "-auto=false"}},
+	{"labels-nested", []string{"-labels", "-grid", "m=2,3;sigma=0.01;C=1,100", "-inner", "2"}},
+	{"labels-cost", []string{"-labels", "-grid", "m=2,3;sigma=0.01;C=1,100", "-select", "cost"}},
+}
+
+// TestEvalProtocolsUnchanged: every protocol gives, number for number,
+// what it gave when the golden files were written (before the protocols
+// went through eval.Run): the printed table and summary, the JSON line,
+// every out-of-fold prediction and score, and, for a run saved as one
+// part (-out), the part's run identity and reports.
+func TestEvalProtocolsUnchanged(t *testing.T) {
+	data := filepath.Join("..", "..", "core", "eval", "testdata", "MUTAG38")
+	for _, tc := range protocolCases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			preds := filepath.Join(dir, "p.csv")
+			args := append([]string{"eval", "-data", data, "-folds", "3", "-extra", "none", "-rows", "10", "-m", "3", "-iter", "30", "-progress", "off", "-predictions", preds}, tc.args...)
+			code, stdout, stderr := wkpi(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			csv, err := os.ReadFile(preds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := secondsField.ReplaceAllString(stdout, "") + "--- predictions\n" + string(csv)
+			if !strings.HasPrefix(tc.name, "labels") { // -labels does not combine with -out
+				part := filepath.Join(dir, "part.json")
+				if code, _, stderr := wkpi(t, append(args[:len(args)-len(tc.args)-2], append(tc.args, "-out", part)...)...); code != 0 {
+					t.Fatalf("-out: exit %d: %s", code, stderr)
+				}
+				p, err := readPart(part)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.Run.Program = ""
+				for i := range p.Reports {
+					p.Reports[i].Report = noSeconds([]eval.Report{p.Reports[i].Report})[0]
+				}
+				data, err := json.MarshalIndent(p, "", " ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				got += "--- part\n" + string(data) + "\n"
+			}
+			testenv.Golden(t, filepath.Join("testdata", "protocols", tc.name+".golden"), []byte(got), *update)
+		})
 	}
 }

@@ -44,18 +44,8 @@ func runIdentity(u eval.Setup, ds *graph.Dataset) (eval.RunID, error) {
 	if err != nil {
 		return eval.RunID{}, err
 	}
-	s := u.Spec
-	id := eval.RunID{
-		Program: prog, Dataset: ds.Name, DataSHA256: sum, Classes: ds.Classes, Labels: ds.Labels,
-		Features: u.Features, Protocol: s.Protocol(), Config: u.Config,
-		Folds: s.Folds, Repeats: s.Repeats, Seed: s.Seed,
-	}
-	if s.Searches() {
-		id.Grid = &u.Grid
-	}
-	if id.Protocol == "nested" {
-		id.Inner = s.Inner
-	}
+	id := u.RunID()
+	id.Program, id.Dataset, id.DataSHA256, id.Classes, id.Labels = prog, ds.Name, sum, ds.Classes, ds.Labels
 	return id, nil
 }
 

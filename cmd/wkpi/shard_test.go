@@ -31,22 +31,10 @@ func oneProcess(t *testing.T, args []string) []eval.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := u.Config
 	var reports []eval.Report
 	for r := range u.Spec.Repeats {
 		plan := eval.Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r)}
-		var rep eval.Report
-		if u.Spec.Grid != "" {
-			rep, err = w.Nested(ctx, cfg, u.Grid, plan, u.Spec.Inner, nil)
-		} else if u.Spec.Automatic() {
-			sizeAware, err := eval.SizeAware(w, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err = eval.CrossValidateChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, plan, eval.ChoiceOptions{}, nil)
-		} else {
-			rep, err = w.CrossValidate(ctx, cfg, plan, nil)
-		}
+		rep, err := u.Protocol(nil).CrossValidate(ctx, w, plan, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

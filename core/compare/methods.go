@@ -34,19 +34,8 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 		if alt {
 			cfg.Variant = kernel.Alt
 		}
-		plan := eval.Plan{Folds: o.Folds, Seed: o.Seed}
 		var err error
-		switch {
-		case o.WKPIGrid != nil:
-			rep, err = d.wkpi.Nested(ctx, cfg, *o.WKPIGrid, plan, o.Inner, prog)
-		case o.WKPIAuto && !alt:
-			var sized eval.Candidate
-			if sized, err = eval.SizeAware(d.wkpi, cfg); err == nil {
-				rep, err = eval.CrossValidateChosen(ctx, []eval.Candidate{{W: d.wkpi, Config: cfg}, sized}, plan, eval.ChoiceOptions{}, prog)
-			}
-		default:
-			rep, err = d.wkpi.CrossValidate(ctx, cfg, plan, prog)
-		}
+		rep, err = eval.Run(ctx, d.wkpi.Source(), o.wkpiProtocol(cfg, alt), eval.Plan{Folds: o.Folds, Seed: o.Seed}, prog)
 		if err != nil {
 			return crossval.Result{}, nil, 0, err
 		}
@@ -64,6 +53,19 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 		return rep.Baseline, chosen, rep.Seconds, nil
 	}
 	return rep.Learned, chosen, rep.Seconds, nil
+}
+
+// wkpiProtocol is the protocol of WKPI's cross-validation under o: nested
+// CV over WKPIGrid, the automatic choice of images (WKPIAuto, not for
+// altWKPI), or cfg in every fold.
+func (o Options) wkpiProtocol(cfg eval.Config, alt bool) eval.Protocol {
+	switch {
+	case o.WKPIGrid != nil:
+		return eval.Nested{Config: cfg, Grid: *o.WKPIGrid, Inner: o.Inner}
+	case o.WKPIAuto && !alt:
+		return eval.Auto{Config: cfg}
+	}
+	return eval.Fixed{Config: cfg}
 }
 
 // majorityLearner predicts the most frequent class of its training set

@@ -17,13 +17,18 @@
 // balanced accuracy and macro F1 (crossval.Evaluate), and a Report
 // their means and spreads over the folds (crossval.Summary).
 //
-// Protocols: WKPI.CrossValidate with one fixed Config; WKPI.Nested over a
-// Grid, every outer fold choosing its cell by inner CV on its training
-// graphs; WKPI.SelectByCost, the paper's second protocol (the cell of
-// least training cost); ByTrainingFolds for features that depend on each
-// fold's training graphs (the node-label vocabulary). A Plan runs some
-// folds only, and Merge joins the reports of disjoint folds, so that a
-// pool of workers can share one cross-validation.
+// Protocols (the Protocol interface, in the style of gonum's
+// optimize.Method): Fixed, WKPI.CrossValidate with one Config; Nested,
+// WKPI.Nested over a Grid, every outer fold choosing its cell by inner CV
+// on its training graphs; Cost, WKPI.SelectByCost, the paper's second
+// protocol (the cell of least training cost); Auto, CrossValidateChosen
+// (below). Setup.Protocol gives the one a Spec names, and Run runs it on
+// a Source: features shared by all folds, or (Source.PerFold) fitted to
+// each fold's training graphs, as the node-label vocabulary is, through
+// ByTrainingFolds. The command line, the page's workers and compare all
+// go through Run. A Plan runs some folds only, and Merge joins the
+// reports of disjoint folds, so that a pool of workers can share one
+// cross-validation.
 //
 // Automatic choices, always by inner CV on the training graphs alone:
 // Choose and CrossValidateChosen choose between candidate feature sets of

@@ -93,6 +93,37 @@ func (u Setup) Plan(r int) Plan {
 	return Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r), Grouped: u.Spec.Split == spec.SplitScaffold}
 }
 
+// Protocol is the protocol the settings name (spec.Spec.Protocol), with
+// their Config and, for a search, their Grid and inner folds; sizeAware,
+// when not nil, gives the automatic choice its size-aware candidates
+// (Auto.SizeAware).
+func (u Setup) Protocol(sizeAware func(w *WKPI, cfg Config) (Candidate, error)) Protocol {
+	switch u.Spec.Protocol() {
+	case "cost":
+		return Cost{Config: u.Config, Grid: u.Grid}
+	case "nested":
+		return Nested{Config: u.Config, Grid: u.Grid, Inner: u.Spec.Inner}
+	case "auto":
+		return Auto{Config: u.Config, SizeAware: sizeAware}
+	}
+	return Fixed{Config: u.Config}
+}
+
+// RunID is the part of a run's identity the settings give: features,
+// protocol and its settings, folds, repeats and seed. The caller adds the
+// program and the dataset.
+func (u Setup) RunID() RunID {
+	p := u.Protocol(nil)
+	id := RunID{Features: u.Features, Protocol: p.Name(), Config: u.Config, Folds: u.Spec.Folds, Repeats: u.Spec.Repeats, Seed: u.Spec.Seed}
+	if u.Spec.Searches() {
+		id.Grid = &u.Grid
+	}
+	if n, ok := p.(Nested); ok {
+		id.Inner = n.Inner
+	}
+	return id
+}
+
 // FeaturesFor returns the feature settings for a training set (indices
 // into graphs; nil for all): in node-label mode with the vocabulary of
 // those graphs' labels, shown by names (a TU README's code table; nil

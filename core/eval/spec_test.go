@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"wkpi-web/core/features"
@@ -192,6 +193,7 @@ func TestFromSpecCarriesEveryValue(t *testing.T) {
 		case *int, *int64:
 			whole = true
 		default:
+			carriesText(t, f, labelled)
 			continue
 		}
 		p, ok := probes[f.Name]
@@ -219,6 +221,116 @@ func TestFromSpecCarriesEveryValue(t *testing.T) {
 					t.Errorf("%s = %g: stage %d receives %g", f.Name, x, i, got)
 				}
 			}
+		}
+	}
+}
+
+// carriesText sends every allowed value of a text or switch setting f
+// (every choice; true and false; for free text, values from its help,
+// the empty default and extremes) through FromSpec and checks that its
+// stage receives it, read back in the setting's own words: the settings
+// and what they mean to the stages are spelled out here, apart from
+// FromSpec.
+func carriesText(t *testing.T, f spec.Field, labelled *graph.Graph) {
+	t.Helper()
+	on := strconv.FormatBool
+	protocol := func(u Setup) string { return u.Protocol(nil).Name() }
+	// reads gives what the stages of u receive of the setting; values
+	// are the free-text settings' values, each with what arrives.
+	reads := map[string]func(u Setup) string{
+		"filtration": func(u Setup) string { return string(u.Features.Filtration.Kind) },
+		"extra":      func(u Setup) string { return filtration.FormatList(u.Features.Extra) },
+		"rule": func(u Setup) string {
+			r := string(u.Features.Filtration.Rule)
+			for _, o := range u.Features.Extra {
+				if string(o.Rule) != r {
+					return "extra " + string(o.Kind) + " " + string(o.Rule)
+				}
+			}
+			return r
+		},
+		"edge-valued": func(u Setup) string {
+			for _, o := range u.Features.Extra {
+				if o.EdgeValued != u.Features.Filtration.EdgeValued {
+					return "extra " + string(o.Kind) + " differs"
+				}
+			}
+			return on(u.Features.Filtration.EdgeValued)
+		},
+		"labels": func(u Setup) string {
+			s, err := u.FeaturesFor([]*graph.Graph{labelled}, nil, nil)
+			if err != nil {
+				return err.Error()
+			}
+			return on(s.Labels != nil)
+		},
+		"channels":  func(u Setup) string { return strings.Join(u.Features.Channels, ",") },
+		"weighting": func(u Setup) string { return string(u.Features.Weighting) },
+		"persistence": func(u Setup) string {
+			if u.Features.Persistence == "" { // features' identity
+				return "none"
+			}
+			return u.Features.Persistence
+		},
+		"keep-zero": func(u Setup) string { return on(u.Features.KeepZero) },
+		"raw":       func(u Setup) string { return on(!u.Features.Normalize) },
+		"auto":      func(u Setup) string { return on(protocol(u) == "auto") },
+		"kernel": func(u Setup) string {
+			return map[kernel.Variant]string{kernel.WKPI: "wkpi", kernel.Alt: "alt"}[u.Config.Variant]
+		},
+		"init":           func(u Setup) string { return u.Config.Learn.Init },
+		"optimizer":      func(u Setup) string { return u.Config.Learn.Optimizer },
+		"objective":      func(u Setup) string { return u.Config.Learn.Objective },
+		"channel-scales": func(u Setup) string { return on(u.Config.Learn.Channels) },
+		"svm-choice":     func(u Setup) string { return on(u.Config.SVM != nil) },
+		"split": func(u Setup) string {
+			return map[bool]string{false: spec.SplitRandom, true: spec.SplitScaffold}[u.Plan(0).Grouped]
+		},
+		"grid": func(u Setup) string { return fmt.Sprint(protocol(u), u.Grid) },
+		"select": func(u Setup) string {
+			if protocol(u) == "cost" {
+				return spec.SelectCost
+			}
+			return ""
+		},
+	}
+	paper := PaperGrid()
+	values := map[string][][2]string{
+		"extra": {{"", "hks@10,degree"}, {spec.NoExtra, ""}, {"hks,hks@0.5,degree", "hks@10,hks@0.5,degree"}, {"jaccard", "jaccard"},
+			{spec.MoleculesExtra, "hks@10,degree,bonds,bonds:C,bonds:~O,bonds:~N,bonds:~halogens,en"}},
+		"channels": {{"ord0+ext0,rel1+ext1", "ord0+ext0,rel1+ext1"}, {"ord0", "ord0"}, {"ord0+rel1+ext0+ext1", "ord0+rel1+ext0+ext1"}, {"ext1,rel1,ext0,ord0", "ext1,rel1,ext0,ord0"}},
+		"grid": {{"", fmt.Sprint("auto", Grid{})}, {spec.GridPaper, fmt.Sprint("nested", paper)},
+			{"m=3,4;sigma=0.1,1;C=1,10", fmt.Sprint("nested", Grid{Ms: []int{3, 4}, Sigmas: []float64{0.1, 1}, Cs: []float64{1, 10}})}},
+	}
+	read, ok := reads[f.Name]
+	if !ok {
+		t.Errorf("%s: a text or switch setting with no probe here", f.Name)
+		return
+	}
+	cases := values[f.Name]
+	switch f.Ref(&spec.Spec{}).(type) {
+	case *bool:
+		cases = [][2]string{{"true", "true"}, {"false", "false"}}
+	default:
+		for _, c := range f.Choices {
+			cases = append(cases, [2]string{c, c})
+		}
+	}
+	if len(cases) == 0 {
+		t.Errorf("%s: no values to send", f.Name)
+	}
+	for _, c := range cases {
+		s := spec.Defaults()
+		if err := f.Set(&s, c[0]); err != nil {
+			t.Fatal(err)
+		}
+		u, err := FromSpec(s)
+		if err != nil {
+			t.Errorf("%s = %q: %v", f.Name, c[0], err)
+			continue
+		}
+		if got := read(u); got != c[1] {
+			t.Errorf("%s = %q: the stage receives %q, want %q", f.Name, c[0], got, c[1])
 		}
 	}
 }

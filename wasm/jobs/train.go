@@ -71,9 +71,10 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	return e, nil
 }
 
-// labelled returns the features of s in node-label mode, its vocabulary
-// fitted on the graphs listed in train (all when nil), with the dataset's
-// README code table (if any) so that models map MOL/SDF element symbols.
+// labelled returns the features of u for the graphs listed in train
+// (all when nil): in node-label mode with its vocabulary fitted on them
+// and the dataset's README code table (if any), so that models map
+// MOL/SDF element symbols (eval.Setup.FeaturesFor).
 func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, u eval.Setup, train []int, report progress.Func) (*eval.WKPI, error) {
 	s, err := u.FeaturesFor(ds.Graphs, train, w.codes)
 	if err != nil {
@@ -87,58 +88,35 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	cfg := u.Config
 	if fold != nil {
 		plan.OnFold = func(f eval.Fold) { fold(foldOf(f)) }
 	}
 	if plan.Groups, err = u.Groups(ds.Graphs, w.codes, w.edgeCodes); err != nil {
 		return protocol.Response{}, err
 	}
-	run := func(e *eval.WKPI, plan eval.Plan) (eval.Report, error) {
-		switch u.Spec.Protocol() {
-		case "cost":
-			return e.SelectByCost(ctx, cfg, u.Grid, plan, report)
-		case "nested":
-			return e.Nested(ctx, cfg, u.Grid, plan, u.Spec.Inner, report)
-		case "auto":
-			cands, err := w.candidates(e, cfg)
-			if err != nil {
-				return eval.Report{}, err
-			}
-			return eval.CrossValidateChosen(ctx, cands, plan, eval.ChoiceOptions{}, report)
-		default:
-			return e.CrossValidate(ctx, cfg, plan, report)
-		}
-	}
-	var rep eval.Report
-	if t.Labels {
-		// Each fold's label vocabulary comes from its training graphs.
-		rep, err = eval.ByTrainingFolds(ctx, ds.Labels, len(ds.Classes), plan, func(train []int) (*eval.WKPI, error) {
-			return w.labelled(ctx, ds, u, train, report)
-		}, run)
-	} else {
-		var e *eval.WKPI
-		if e, err = w.wkpi(ctx, ds, u.Features, report); err == nil {
-			rep, err = run(e, plan)
-		}
-	}
+	// In node-label mode each fold's label vocabulary comes from its
+	// training graphs.
+	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: t.Labels, Features: func(train []int) (*eval.WKPI, error) {
+		return w.labelled(ctx, ds, u, train, report)
+	}}
+	rep, err := eval.Run(ctx, src, u.Protocol(w.sizeAware), plan, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
 	return protocol.Response{CV: &protocol.CVPart{Report: reportOf(rep), Labels: ds.Labels, Classes: len(ds.Classes)}}, nil
 }
 
-// candidates are the automatic choice's feature sets: e with cfg, then
-// its size-aware variant, built once per feature set and kept.
-func (w *Worker) candidates(e *eval.WKPI, cfg eval.Config) ([]eval.Candidate, error) {
+// sizeAware is the size-aware variant of e under cfg (eval.SizeAware),
+// built once per feature set and kept.
+func (w *Worker) sizeAware(e *eval.WKPI, cfg eval.Config) (eval.Candidate, error) {
 	if w.sizedOf != e {
 		sized, err := eval.SizeAware(e, cfg)
 		if err != nil {
-			return nil, err
+			return eval.Candidate{}, err
 		}
 		w.sized, w.sizedOf = sized.W, e
 	}
-	return []eval.Candidate{{W: e, Config: cfg}, {W: w.sized, Config: eval.SizeAwareConfig(cfg)}}, nil
+	return eval.Candidate{W: w.sized, Config: eval.SizeAwareConfig(cfg)}, nil
 }
 
 // train learns the model on the whole dataset; it also returns the
@@ -149,21 +127,17 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 		return protocol.Response{}, err
 	}
 	cfg := u.Config
-	var e *eval.WKPI
-	if t.Labels {
-		e, err = w.labelled(ctx, ds, u, nil, report)
-	} else {
-		e, err = w.wkpi(ctx, ds, u.Features, report)
-	}
+	e, err := w.labelled(ctx, ds, u, nil, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
 	var m *model.Model
 	if t.Automatic() {
-		cands, err := w.candidates(e, cfg)
+		sized, err := w.sizeAware(e, cfg)
 		if err != nil {
 			return protocol.Response{}, err
 		}
+		cands := []eval.Candidate{{W: e, Config: cfg}, sized}
 		var ch eval.Choice
 		if m, ch, err = eval.TrainChosen(ctx, cands, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: cfg.Learn.Seed}, report); err != nil {
 			return protocol.Response{}, err

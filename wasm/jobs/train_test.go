@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -672,5 +674,65 @@ func TestMoleculesPresetAsCLI(t *testing.T) {
 	r := bare.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(t, dir), Training: &tr}, nil, nil)
 	if r.Event != protocol.Failed || !strings.Contains(r.Error, `node 0 is labelled "0"`) || !strings.Contains(r.Error, "README.txt") {
 		t.Errorf("without the README: %s %q, want an error naming node 0's label and the README", r.Event, r.Error)
+	}
+}
+
+// update rewrites the golden files of TestCVProtocolsUnchanged.
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/protocols")
+
+// TestCVProtocolsUnchanged: a worker's cross-validation under every
+// protocol, in structure-only and node-label mode, whole or as two fold
+// jobs on one worker, gives number for number what it gave when the
+// golden files were written (before the protocols went through
+// eval.Run), on core/eval/testdata/MUTAG38 with small settings.
+func TestCVProtocolsUnchanged(t *testing.T) {
+	data := files(t, "../../core/eval/testdata/MUTAG38")
+	for _, tc := range []struct {
+		name   string
+		change func(*spec.Spec)
+		jobs   [][]int // the fold jobs; nil: one job of every fold
+	}{
+		{"fixed", func(s *spec.Spec) { s.Auto = false }, nil},
+		{"auto", func(s *spec.Spec) {}, nil},
+		{"auto-jobs", func(s *spec.Spec) {}, [][]int{{1}, {0, 2}}},
+		{"nested", func(s *spec.Spec) { s.Grid, s.Inner = "m=2,3;sigma=0.01,0.1;C=1,100", 2 }, nil},
+		{"cost", func(s *spec.Spec) { s.Grid, s.Select = "m=2,3;sigma=0.01,0.1;C=1,100", spec.SelectCost }, nil},
+		{"labels-fixed", func(s *spec.Spec) { s.Labels, s.Auto = true, false }, nil},
+		{"labels-fixed-jobs", func(s *spec.Spec) { s.Labels, s.Auto = true, false }, [][]int{{1}, {0, 2}}},
+		{"labels-nested", func(s *spec.Spec) { s.Labels, s.Grid, s.Inner = true, "m=2,3;sigma=0.01;C=1,100", 2 }, nil},
+		{"labels-cost", func(s *spec.Spec) { s.Labels, s.Grid, s.Select = true, "m=2,3;sigma=0.01;C=1,100", spec.SelectCost }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := with(func(s *spec.Spec) {
+				s.Folds, s.Extra, s.Rows, s.M, s.Iterations = 3, spec.NoExtra, 10, 3, 30
+				tc.change(s)
+			})
+			jobs := tc.jobs
+			if jobs == nil {
+				jobs = [][]int{nil}
+			}
+			var w Worker
+			var parts []*protocol.CVPart
+			for i, only := range jobs {
+				job := tr
+				job.Only = only
+				req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &job}
+				if i == 0 {
+					req.Files = data
+				}
+				r := w.Run(context.Background(), req, nil, nil)
+				if r.Event != protocol.Done {
+					t.Fatalf("folds %v: %s", only, r.Error)
+				}
+				cv := r.CV
+				cv.Report.Seconds, cv.Report.Learned.Seconds, cv.Report.Baseline.Seconds = 0, 0, 0
+				parts = append(parts, cv)
+			}
+			got, err := json.MarshalIndent(parts, "", " ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			testenv.Golden(t, filepath.Join("testdata", "protocols", tc.name+".golden"), got, *update)
+		})
 	}
 }

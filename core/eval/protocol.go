@@ -1,0 +1,127 @@
+package eval
+
+import (
+	"context"
+
+	"wkpi-web/core/progress"
+)
+
+// A Protocol is how a cross-validation sets the WKPI-SVM of each outer
+// fold, as gonum's optimize.Method is how a minimisation steps: Fixed,
+// Auto, Nested or Cost. Setup.Protocol gives the one a Spec names, and
+// Run runs any of them on a Source, so that front ends never choose.
+type Protocol interface {
+	// Name is the protocol's name in reports (Report.Protocol) and part
+	// files (RunID.Protocol).
+	Name() string
+	// CrossValidate runs the folds of plan on the features w.
+	CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error)
+}
+
+// Fixed is one setting in every fold (WKPI.CrossValidate).
+type Fixed struct {
+	Config Config
+}
+
+// Name is "fixed".
+func (Fixed) Name() string { return "fixed" }
+
+// CrossValidate runs WKPI.CrossValidate with p.Config.
+func (p Fixed) CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error) {
+	return w.CrossValidate(ctx, p.Config, plan, prog)
+}
+
+// Auto has every fold choose between the features and their size-aware
+// variant (SizeAware) by inner CV on its training graphs
+// (CrossValidateChosen with the default ChoiceOptions).
+type Auto struct {
+	Config Config
+	// SizeAware gives the size-aware candidate of w under cfg, so that a
+	// front end that runs several cross-validations on the same features
+	// builds it once; nil builds it on every run (the function SizeAware).
+	SizeAware func(w *WKPI, cfg Config) (Candidate, error)
+}
+
+// Name is "auto".
+func (Auto) Name() string { return "auto" }
+
+// CrossValidate runs CrossValidateChosen over w with p.Config and its
+// size-aware candidate.
+func (p Auto) CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error) {
+	sized := p.SizeAware
+	if sized == nil {
+		sized = SizeAware
+	}
+	sa, err := sized(w, p.Config)
+	if err != nil {
+		return Report{}, err
+	}
+	return CrossValidateChosen(ctx, []Candidate{{W: w, Config: p.Config}, sa}, plan, ChoiceOptions{}, prog)
+}
+
+// Nested chooses the cell of Grid in every fold by inner CV with Inner
+// folds on its training graphs (WKPI.Nested); Config gives the rest.
+type Nested struct {
+	Config Config
+	Grid   Grid
+	Inner  int
+}
+
+// Name is "nested".
+func (Nested) Name() string { return "nested" }
+
+// CrossValidate runs WKPI.Nested.
+func (p Nested) CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error) {
+	return w.Nested(ctx, p.Config, p.Grid, plan, p.Inner, prog)
+}
+
+// Cost chooses the cell of Grid of least training cost in every fold,
+// the paper's second protocol (WKPI.SelectByCost); Config gives the rest.
+type Cost struct {
+	Config Config
+	Grid   Grid
+}
+
+// Name is "cost".
+func (Cost) Name() string { return "cost" }
+
+// CrossValidate runs WKPI.SelectByCost.
+func (p Cost) CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error) {
+	return w.SelectByCost(ctx, p.Config, p.Grid, plan, prog)
+}
+
+// Source is the features Run evaluates a protocol on.
+type Source struct {
+	// Labels are the graphs' classes, of Classes.
+	Labels  []int
+	Classes int
+	// Features returns the features of the graphs for the training graphs
+	// train (indices into Labels), or for all graphs when train is nil.
+	Features func(train []int) (*WKPI, error)
+	// PerFold says the features depend on each fold's training graphs
+	// (the node-label vocabulary): Run then asks Features for every outer
+	// fold's, and folds that get the same *WKPI run together
+	// (ByTrainingFolds). Otherwise Run asks once, with nil. Default
+	// false.
+	PerFold bool
+}
+
+// Source is w as a Source: the same features for every fold.
+func (w *WKPI) Source() Source {
+	return Source{Labels: w.Labels, Classes: w.Classes, Features: func([]int) (*WKPI, error) { return w, nil }}
+}
+
+// Run cross-validates protocol p on the folds of plan over the features
+// of src: the one entry point of the command line, the page's workers,
+// compare and shards.
+func Run(ctx context.Context, src Source, p Protocol, plan Plan, prog progress.Func) (Report, error) {
+	run := func(w *WKPI, plan Plan) (Report, error) { return p.CrossValidate(ctx, w, plan, prog) }
+	if src.PerFold {
+		return ByTrainingFolds(ctx, src.Labels, src.Classes, plan, src.Features, run)
+	}
+	w, err := src.Features(nil)
+	if err != nil {
+		return Report{}, err
+	}
+	return run(w, plan)
+}
