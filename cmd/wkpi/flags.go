@@ -66,7 +66,7 @@ func newSettingsFlags(name string, stderr io.Writer, groups []spec.Group, more .
 	// Every command that reads data starts from a preset: molecules get
 	// their own (presetFor).
 	c.own(spec.GroupProtocol, func(fs *flag.FlagSet) {
-		fs.StringVar(&c.preset, "preset", "", "start from a preset, then apply the other flags: molecules (chemistry-aware descriptors; the default for SMILES, SD files and TU datasets whose README names the atoms), default (structure only; the default for other graphs), paper (the paper's protocol) or size-aware")
+		fs.StringVar(&c.preset, "preset", "", "start from a preset, then apply the other flags: molecules (chemistry-aware descriptors; the default for SMILES, SD files and TU datasets whose README names the atoms; on TU datasets with bare atom codes such as NCI1, descriptors of the most frequent atom types), default (structure only; the default for other graphs), paper (the paper's protocol) or size-aware")
 	})
 	for _, f := range spec.Fields() {
 		if slices.Contains(groups, f.Group) || slices.Contains(more, f.Name) {
@@ -125,19 +125,31 @@ func (c *settingsFlags) parse(args []string) error {
 // -preset was given: molecules for molecules (features.AreMolecules:
 // element symbols and bond types, or a TU README's tables naming them),
 // default for other graphs. The other flags apply on top, as with
-// -preset.
+// -preset. An explicit -preset molecules on graphs whose atoms are typed
+// by codes that no table names (NCI1) takes those codes as atom types
+// (spec.AtomTypes).
 func (c *settingsFlags) presetFor(ds *graph.Dataset) error {
-	if presetIn(c.args) != "" || !c.fs.Parsed() {
+	preset := presetIn(c.args)
+	if (preset != "" && preset != spec.PresetMolecules) || !c.fs.Parsed() {
 		return nil
 	}
 	nodes, edges, err := c.labelNames()
 	if err != nil {
 		return err
 	}
-	if !features.AreMolecules(ds.Graphs, &features.Codes{Nodes: nodes, Edges: edges}) {
+	codes := &features.Codes{Nodes: nodes, Edges: edges}
+	switch {
+	case preset == "" && features.AreMolecules(ds.Graphs, codes):
+		c.spec = spec.Molecules()
+	case preset == spec.PresetMolecules && !features.AreMolecules(ds.Graphs, codes):
+		types := features.AtomCodes(ds.Graphs, codes)
+		if types == nil {
+			return nil // the chemistry-aware descriptors say what is missing
+		}
+		c.spec = spec.AtomTypes(types)
+	default:
 		return nil
 	}
-	c.spec = spec.Molecules()
 	return c.fs.Parse(c.args)
 }
 

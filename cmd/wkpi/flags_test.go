@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/features"
+	"wkpi-web/core/graph"
 	"wkpi-web/core/spec"
 	"wkpi-web/core/testenv"
 )
@@ -212,5 +214,60 @@ func TestAlpha(t *testing.T) {
 	}
 	if n := points("0.5"); n == 0 {
 		t.Error("-alpha 0.5: no diagram points")
+	}
+}
+
+// TestPresetForData: without -preset, molecules get the molecules preset
+// and other graphs the default; -preset molecules on atoms typed by codes
+// no table names (NCI1's kind) takes the codes as atom types, most
+// frequent first; -preset default stays structure only.
+func TestPresetForData(t *testing.T) {
+	dir := t.TempDir()
+	// Two graphs typed by codes, no README: label 3 on 5 atoms, 1 on 3,
+	// 2 on 1.
+	coded := &graph.Dataset{Name: "CODED", Classes: []string{"0", "1"}, Labels: []int{0, 1}}
+	for _, labels := range [][]string{{"3", "3", "1", "1", "2"}, {"3", "3", "3", "1"}} {
+		var edges []graph.Edge
+		for v := 1; v < len(labels); v++ {
+			edges = append(edges, graph.Edge{U: v - 1, V: v})
+		}
+		g, err := graph.New(len(labels), edges, nil, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		coded.Graphs = append(coded.Graphs, g)
+	}
+	codedDir := writeTU(t, dir, "CODED", coded)
+	if err := os.WriteFile(filepath.Join(codedDir, "CODED_node_labels.txt"), []byte("3\n3\n1\n1\n2\n3\n3\n3\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	smiles := filepath.Join(dir, "mols.csv")
+	if err := os.WriteFile(smiles, []byte("smiles,y\nc1ccccc1O,1\nCCN,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		data   string
+		preset []string
+		want   spec.Spec
+		mode   string
+	}{
+		{codedDir, nil, spec.Defaults(), features.ModeStructure},
+		{codedDir, []string{"-preset", "molecules"}, spec.AtomTypes([]string{"3", "1", "2"}), features.ModeAtomTypes},
+		{codedDir, []string{"-preset", "default"}, spec.Defaults(), features.ModeStructure},
+		{smiles, nil, spec.Molecules(), features.ModeMolecules},
+		{smiles, []string{"-preset=molecules"}, spec.Molecules(), features.ModeMolecules},
+		{smiles, []string{"-preset", "default"}, spec.Defaults(), features.ModeStructure},
+	} {
+		f, _ := evalFlags(nil)
+		u, _, err := parseDataset(f, append([]string{"-data", c.data}, c.preset...))
+		if err != nil {
+			t.Fatalf("%s %v: %v", filepath.Base(c.data), c.preset, err)
+		}
+		if f.spec != c.want || u.Mode() != c.mode {
+			t.Errorf("%s %v: extra %q, mode %q; want extra %q, mode %q", filepath.Base(c.data), c.preset, f.spec.Extra, u.Mode(), c.want.Extra, c.mode)
+		}
+	}
+	if got := spec.AtomTypes([]string{"3", "1", "2"}).Extra; got != "hks,degree,degree:#3,degree:~#1,degree:~#2" {
+		t.Errorf("atom-type descriptors %q", got)
 	}
 }

@@ -126,13 +126,17 @@ func seen(g *graph.Graph, s features.Settings) *graph.Graph {
 		out.NodeLabels = g.NodeLabels
 	}
 	for _, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
-		switch o.Kind {
-		case filtration.KindRicci, filtration.KindJaccard, filtration.KindDegree, filtration.KindHKS:
-		case filtration.KindGiven:
+		switch {
+		case o.LabelGroup():
+			// A group of node labels reads the labels as they are.
+			out.NodeLabels = g.NodeLabels
+		case !o.Molecular() && (o.Kind == filtration.KindRicci || o.Kind == filtration.KindJaccard || o.Kind == filtration.KindDegree || o.Kind == filtration.KindHKS):
+		case o.Kind == filtration.KindGiven:
 			out.NodeValues = g.NodeValues
 		default:
-			// Chemistry-aware descriptors read the molecule: elements and
-			// bond types as normalised (a Kekulé ring's bonds alike).
+			// Chemistry-aware descriptors (element groups too) read the
+			// molecule: elements and bond types as normalised (a Kekulé
+			// ring's bonds alike).
 			if mol, err := s.Molecule(g); err == nil && mol != nil {
 				return mol
 			}

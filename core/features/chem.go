@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -69,6 +70,22 @@ func AreMolecules(graphs []*graph.Graph, codes *Codes) bool {
 		}
 	}
 	return len(graphs) > 0
+}
+
+// AtomCodes returns the node labels of graphs by decreasing frequency
+// when every graph's atoms are typed by integer codes and codes names no
+// element for them (NCI1: no README table), else nil. Such labels are
+// the atom types of spec.AtomTypes.
+func AtomCodes(graphs []*graph.Graph, codes *Codes) []string {
+	if len(graphs) == 0 || (codes != nil && len(codes.Nodes) > 0) {
+		return nil
+	}
+	for _, g := range graphs {
+		if g.N > 0 && (len(g.NodeLabels) != g.N || !codedLabels(g.NodeLabels)) {
+			return nil
+		}
+	}
+	return FitVocabulary(graphs, nil, math.MaxInt)
 }
 
 // codedLabels says whether every label is an integer code.

@@ -56,15 +56,29 @@ func (l *Labels) time() float64 {
 
 // Mode names the mode of settings for people: "node labels" (the
 // label groups' heat), "molecules" (chemistry-aware descriptors: atoms
-// and bonds, see chem.go) or "structure only".
+// and bonds, see chem.go), "atom types" (descriptors restricted to
+// groups of node labels, "hks:#3") or "structure only".
 func (s Settings) Mode() string {
 	switch {
 	case s.Labels != nil:
 		return ModeLabels
 	case s.Molecular():
 		return ModeMolecules
+	case s.AtomTypes():
+		return ModeAtomTypes
 	}
 	return ModeStructure
+}
+
+// AtomTypes says whether any descriptor of s is restricted to a group
+// of node labels.
+func (s Settings) AtomTypes() bool {
+	for _, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
+		if o.LabelGroup() {
+			return true
+		}
+	}
+	return false
 }
 
 // The modes Settings.Mode names.
@@ -72,6 +86,7 @@ const (
 	ModeStructure = "structure only"
 	ModeLabels    = "node labels"
 	ModeMolecules = "molecules"
+	ModeAtomTypes = "atom types"
 )
 
 // FitVocabulary returns the k most frequent node labels of the graphs

@@ -74,12 +74,17 @@ const Halogens = "halogens"
 // its atoms (bonds:~O) rather than the bonds among them.
 const Around = "~"
 
-// ParseAtoms reads an element group: element symbols joined by "+"
-// ("N+O"), where Halogens stands for F, Cl, Br and I, optionally after
-// Around. It returns the symbols in the order given, each once, and
-// whether the group asks for the bonds around its atoms.
+// ParseAtoms reads a group: element symbols joined by "+" ("N+O"),
+// where Halogens stands for F, Cl, Br and I, or node labels after
+// spec.LabelCode ("#1+#2"), optionally after Around. It returns the
+// symbols (labels) in the order given, each once, and whether the group
+// asks for the bonds around its atoms.
 func ParseAtoms(text string) (symbols []string, around bool, err error) {
+	if err := spec.CheckGroup(text); err != nil {
+		return nil, false, err
+	}
 	text, around = strings.CutPrefix(text, Around)
+	labels := (spec.Descriptor{Atoms: text}).LabelGroup()
 	var out []string
 	for _, part := range strings.Split(text, "+") {
 		part = strings.TrimSpace(part)
@@ -87,8 +92,11 @@ func ParseAtoms(text string) (symbols []string, around bool, err error) {
 		if part == Halogens {
 			names = []string{"F", "Cl", "Br", "I"}
 		}
+		if labels {
+			names = []string{strings.TrimPrefix(part, spec.LabelCode)}
+		}
 		for _, s := range names {
-			if _, ok := pauling[s]; !ok {
+			if _, ok := pauling[s]; !ok && !labels {
 				return nil, false, fmt.Errorf("element group %q: %q is not an element symbol (write C, N, Cl ..., or %s, optionally after %s)", text, part, Halogens, Around)
 			}
 			if !slices.Contains(out, s) {
@@ -121,6 +129,12 @@ func (o Options) Molecular() bool {
 	return spec.Descriptor{Kind: string(o.Kind), Atoms: o.Atoms}.Molecular()
 }
 
+// LabelGroup says whether o is restricted to a group of node labels
+// ("#3"), which needs node labels but no molecule.
+func (o Options) LabelGroup() bool {
+	return spec.Descriptor{Kind: string(o.Kind), Atoms: o.Atoms}.LabelGroup()
+}
+
 // checkMolecule reports the first node label that is no element symbol
 // and the first edge label that is no bond type.
 func checkMolecule(g *graph.Graph, o Options) error {
@@ -146,8 +160,8 @@ func checkMolecule(g *graph.Graph, o Options) error {
 // name is o as a descriptor list writes it (FormatList).
 func (o Options) name() string { return FormatList([]Options{o}) }
 
-// induced returns the subgraph of g on the atoms whose element is in
-// group, with every bond among them, as a Derived graph; with around, the
+// induced returns the subgraph of g on the atoms whose element (node
+// label) is in group, with every bond among them, as a Derived graph; with around, the
 // bonds with an end in group and the atoms at their ends instead.
 func induced(g *graph.Graph, group []string, around bool) *Derived {
 	keep := make([]bool, g.N)
@@ -180,11 +194,16 @@ func induced(g *graph.Graph, group []string, around bool) *Derived {
 		}
 	}
 	var edges []graph.Edge
-	bonds := []string{}
+	var bonds []string // nil when g has no edge labels (label groups)
+	if len(g.EdgeLabels) == len(g.Edges) {
+		bonds = []string{}
+	}
 	for i, e := range g.Edges {
 		if bonded(e) {
 			edges = append(edges, graph.Edge{U: index[e.U], V: index[e.V]})
-			bonds = append(bonds, g.EdgeLabels[i])
+			if bonds != nil {
+				bonds = append(bonds, g.EdgeLabels[i])
+			}
 			d.Edge = append(d.Edge, i)
 		}
 	}

@@ -156,8 +156,53 @@ func TestChemistryRefused(t *testing.T) {
 	}
 }
 
+// TestLabelGroup checks groups of node labels on a graph with codes for
+// atoms and no bond types (NCI1's kind): the subgraph is the one a
+// group of elements would give with the codes as symbols.
+func TestLabelGroup(t *testing.T) {
+	// A 6-ring of label 3 with a 1-2-1 chain on vertex 0: 0-6, 6-7, 7-8.
+	// graph.New sorts the edges: 0-1 0-5 0-6 1-2 2-3 3-4 4-5 6-7 7-8.
+	edges := []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 3}, {U: 3, V: 4}, {U: 4, V: 5}, {U: 0, V: 5}, {U: 0, V: 6}, {U: 6, V: 7}, {U: 7, V: 8}}
+	g, err := graph.New(9, edges, nil, []string{"3", "3", "3", "3", "3", "3", "1", "2", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Compute(g, Options{Kind: KindDegree, Atoms: "#3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.On.Graph.N != 6 || !slices.Equal(f.Vertex, []float64{2, 2, 2, 2, 2, 2}) || !slices.Equal(f.On.Edge, []int{0, 1, 3, 4, 5, 6}) {
+		t.Errorf("#3: %d atoms, degrees %v, bonds %v", f.On.Graph.N, f.Vertex, f.On.Edge)
+	}
+	// Around label 1: the bonds 0-6, 6-7 and 7-8 with their ends.
+	f, err = Compute(g, Options{Kind: KindDegree, Atoms: "~#1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Ref{{Index: 0}, {Index: 6}, {Index: 7}, {Index: 8}}; !slices.Equal(f.On.Vertex, want) || !slices.Equal(f.On.Edge, []int{2, 7, 8}) || !slices.Equal(f.Vertex, []float64{1, 2, 2, 1}) {
+		t.Errorf("~#1: atoms %v, bonds %v, degrees %v", f.On.Vertex, f.On.Edge, f.Vertex)
+	}
+	f, err = Compute(g, Options{Kind: KindDegree, Atoms: "#1+#2"})
+	if err != nil || f.On.Graph.N != 3 || !slices.Equal(f.On.Edge, []int{7, 8}) {
+		t.Errorf("#1+#2: %v, %+v", err, f.On)
+	}
+	// Codes are labels, not elements: "#C" is the label "C", and element
+	// groups still need element symbols.
+	if _, err := Compute(g, Options{Kind: KindDegree, Atoms: "C"}); err == nil {
+		t.Error("an element group accepted a graph of codes")
+	}
+	bare := cycle(t, 4)
+	if _, err := Compute(bare, Options{Kind: KindDegree, Atoms: "#3"}); err == nil || !strings.Contains(err.Error(), "needs node labels") {
+		t.Errorf("#3 on a graph without labels: %v", err)
+	}
+}
+
 func TestParseAtoms(t *testing.T) {
-	got, around, err := ParseAtoms("C+halogens+Cl")
+	got, around, err := ParseAtoms("~#3+#14+#3")
+	if err != nil || !around || !slices.Equal(got, []string{"3", "14"}) {
+		t.Errorf("~#3+#14+#3: %v, %v, %v", got, around, err)
+	}
+	got, around, err = ParseAtoms("C+halogens+Cl")
 	if err != nil || around || !slices.Equal(got, []string{"C", "F", "Cl", "Br", "I"}) {
 		t.Errorf("C+halogens+Cl: %v, %v, %v", got, around, err)
 	}
@@ -165,7 +210,7 @@ func TestParseAtoms(t *testing.T) {
 	if err != nil || !around || !slices.Equal(got, []string{"O"}) {
 		t.Errorf("~O: %v, %v, %v", got, around, err)
 	}
-	for _, bad := range []string{"~", "O~", "~~O", "C+"} {
+	for _, bad := range []string{"~", "O~", "~~O", "C+", "#", "#1+O", "~#"} {
 		if _, _, err := ParseAtoms(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

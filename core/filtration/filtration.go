@@ -69,8 +69,9 @@ type Options struct {
 	EdgeValued bool `json:"edge_valued,omitempty"`
 	// Atoms restricts the descriptor to the subgraph induced by an element
 	// group ("C", "N+O", "halogens"), or to the bonds around one ("~O");
-	// see ParseAtoms. "" is the whole graph.
-	// It needs a molecule (see chem.go).
+	// see ParseAtoms. "" is the whole graph. An element group needs a
+	// molecule (see chem.go); a group of node labels ("#3", "~#1+#2")
+	// only node labels.
 	Atoms string `json:"atoms,omitempty"`
 }
 
@@ -97,11 +98,13 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 		if err := checkMolecule(g, o); err != nil {
 			return Function{}, err
 		}
-		if o.Atoms != "" {
-			group, around, _ := ParseAtoms(o.Atoms) // checked by withDefaults
-			on = induced(g, group, around)
-			g = on.Graph
-		}
+	} else if o.LabelGroup() && len(g.NodeLabels) != g.N {
+		return Function{}, fmt.Errorf("%s needs node labels: the graph has none", o.name())
+	}
+	if o.Atoms != "" {
+		group, around, _ := ParseAtoms(o.Atoms) // checked by withDefaults
+		on = induced(g, group, around)
+		g = on.Graph
 	}
 	var f Function
 	switch o.Kind {

@@ -189,6 +189,30 @@ func Molecules() Spec {
 	return s
 }
 
+// AtomTypes is the molecules preset for graphs whose atoms are typed by
+// codes that no table names (NCI1): Defaults with, for the most frequent
+// type (the carbon skeleton, in molecules), the degree on the subgraph
+// of its atoms, and for each of the next ones (up to AtomTypeGroups in
+// all) the degree on the bonds around its atoms. types lists the node
+// labels by decreasing frequency.
+func AtomTypes(types []string) Spec {
+	s := Defaults()
+	extra := []string{"hks", "degree"}
+	for i, t := range types[:min(len(types), AtomTypeGroups)] {
+		around := "~"
+		if i == 0 {
+			around = ""
+		}
+		extra = append(extra, "degree:"+around+LabelCode+t)
+	}
+	s.Extra = strings.Join(extra, ",")
+	return s
+}
+
+// AtomTypeGroups is how many atom types AtomTypes gives descriptors of
+// their own.
+const AtomTypeGroups = 6
+
 // Presets names the presets Spec offers, for menus and `-preset`.
 func Presets() map[string]func() Spec {
 	return map[string]func() Spec{PresetDefault: Defaults, PresetMolecules: Molecules, "paper": Paper, "size-aware": SizeAware}

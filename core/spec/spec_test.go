@@ -175,12 +175,17 @@ func TestParseGrid(t *testing.T) {
 }
 
 func TestParseDescriptors(t *testing.T) {
-	d, err := ParseDescriptors(" hks@0.5, degree ,bonds:C,en:N+O, hks@2:halogens+C,bonds:~O")
-	want := []Descriptor{{Kind: "hks", Time: 0.5}, {Kind: "degree"}, {Kind: "bonds", Atoms: "C"}, {Kind: "en", Atoms: "N+O"}, {Kind: "hks", Time: 2, Atoms: "halogens+C"}, {Kind: "bonds", Atoms: "~O"}}
+	d, err := ParseDescriptors(" hks@0.5, degree ,bonds:C,en:N+O, hks@2:halogens+C,bonds:~O,hks:#3,degree:~#1+#12")
+	want := []Descriptor{{Kind: "hks", Time: 0.5}, {Kind: "degree"}, {Kind: "bonds", Atoms: "C"}, {Kind: "en", Atoms: "N+O"}, {Kind: "hks", Time: 2, Atoms: "halogens+C"}, {Kind: "bonds", Atoms: "~O"}, {Kind: "hks", Atoms: "#3"}, {Kind: "degree", Atoms: "~#1+#12"}}
 	if err != nil || !reflect.DeepEqual(d, want) {
 		t.Fatalf("%+v, %v", d, err)
 	}
-	for _, bad := range []string{"curvature", "degree@2", "hks@-1", "hks@x", "hks@Inf", "bonds:", "bonds:c", "bonds:C+", "bonds:Cl2", "en:Xyzw", "bonds@2:C", "bonds:~", "bonds:O~"} {
+	for i, molecular := range []bool{false, false, true, true, true, true, false, false} {
+		if d[i].Molecular() != molecular || d[i].LabelGroup() != (i >= 6) {
+			t.Errorf("%+v: Molecular %v, LabelGroup %v", d[i], d[i].Molecular(), d[i].LabelGroup())
+		}
+	}
+	for _, bad := range []string{"curvature", "degree@2", "hks@-1", "hks@x", "hks@Inf", "bonds:", "bonds:c", "bonds:C+", "bonds:Cl2", "en:Xyzw", "bonds@2:C", "bonds:~", "bonds:O~", "hks:#", "hks:#1+C", "hks:C+#1", "hks:#1+", "hks:##1", "hks:#~1"} {
 		if _, err := ParseDescriptors(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

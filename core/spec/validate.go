@@ -129,13 +129,25 @@ type Descriptor struct {
 // Molecular says whether the descriptor reads molecules: the bond
 // orders (bonds), the electronegativity (en), or any descriptor
 // restricted to an element group.
-func (d Descriptor) Molecular() bool { return d.Kind == "bonds" || d.Kind == "en" || d.Atoms != "" }
+func (d Descriptor) Molecular() bool {
+	return d.Kind == "bonds" || d.Kind == "en" || (d.Atoms != "" && !d.LabelGroup())
+}
+
+// LabelGroup says whether the descriptor is restricted to atom types
+// given as node labels ("hks:#3"): it reads the labels as they are, for
+// graphs whose atoms are typed by codes no table names (NCI1).
+func (d Descriptor) LabelGroup() bool {
+	return strings.HasPrefix(strings.TrimPrefix(d.Atoms, "~"), LabelCode)
+}
+
+// LabelCode marks a node label in a group ("#3": the atoms labelled 3).
+const LabelCode = "#"
 
 // ParseDescriptors reads a descriptor list such as
 // "hks,hks@0.5,degree,bonds:C,en": comma-separated kinds, hks@t for the
 // heat kernel signature at time t, and :group after any kind to restrict
 // it to the atoms of an element group (element symbols joined by "+", or
-// halogens: "bonds:N+O").
+// halogens: "bonds:N+O") or of node labels ("hks:#1+#2").
 func ParseDescriptors(text string) ([]Descriptor, error) {
 	var out []Descriptor
 	for _, part := range strings.Split(text, ",") {
@@ -150,7 +162,7 @@ func ParseDescriptors(text string) ([]Descriptor, error) {
 		}
 		d := Descriptor{Kind: name}
 		if grouped {
-			if err := checkAtoms(atoms); err != nil {
+			if err := CheckGroup(atoms); err != nil {
 				return nil, fmt.Errorf("%q: %w", part, err)
 			}
 			d.Atoms = atoms
@@ -167,17 +179,26 @@ func ParseDescriptors(text string) ([]Descriptor, error) {
 	return out, nil
 }
 
-// checkAtoms checks the form of an element group: symbols (a capital
-// letter, then at most two small ones) joined by "+", or halogens,
-// optionally after "~" (the bonds around those atoms).
-func checkAtoms(text string) error {
-	for _, sym := range strings.Split(strings.TrimPrefix(text, "~"), "+") {
+// CheckGroup checks the form of a group: element symbols (a capital
+// letter, then at most two small ones) or halogens joined by "+", or node
+// labels after LabelCode joined by "+" ("#1+#2"), optionally after "~"
+// (the bonds around those atoms).
+func CheckGroup(text string) error {
+	parts := strings.Split(strings.TrimPrefix(text, "~"), "+")
+	labels := strings.HasPrefix(parts[0], LabelCode)
+	for _, sym := range parts {
+		if labels {
+			if code, ok := strings.CutPrefix(sym, LabelCode); !ok || code == "" || strings.ContainsAny(code, "#:@~ ") {
+				return fmt.Errorf("label group %q: %q is not a node label after %s (want labels such as #1+#2, optionally after ~; element symbols and labels do not mix)", text, sym, LabelCode)
+			}
+			continue
+		}
 		ok := sym == "halogens" || (len(sym) >= 1 && len(sym) <= 3 && sym[0] >= 'A' && sym[0] <= 'Z')
 		for i := 1; ok && i < len(sym); i++ {
 			ok = sym[i] >= 'a' && sym[i] <= 'z'
 		}
 		if !ok {
-			return fmt.Errorf("element group %q: %q is not an element symbol (want symbols joined by +, such as N+O, or halogens, optionally after ~)", text, sym)
+			return fmt.Errorf("element group %q: %q is not an element symbol (want symbols joined by +, such as N+O, or halogens, or node labels such as #1+#2, optionally after ~)", text, sym)
 		}
 	}
 	return nil
