@@ -16,6 +16,7 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/model"
+	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 )
 
@@ -23,6 +24,7 @@ import (
 type evalOwn struct {
 	shard       string // -shard i/N
 	predictions string // -predictions FILE.csv
+	model       string // -model FILE.json
 }
 
 // evalFlags registers the flags of `wkpi eval`: every setting, -shard
@@ -33,6 +35,7 @@ func evalFlags(stderr io.Writer) (*settingsFlags, *evalOwn) {
 	var own evalOwn
 	c.own(spec.GroupOutput, func(fs *flag.FlagSet) {
 		fs.StringVar(&own.predictions, "predictions", "", "write the out-of-fold predictions to this CSV file: index,name,fold,true,predicted,score (and the unlearned SVM's), one row per graph")
+		fs.StringVar(&own.model, "model", "", "then train a model on every graph with these settings, as wkpi train does, and write it to this file with the cross-validation's accuracy kept in it (the page's Models tab shows it after an import)")
 	})
 	c.own(spec.GroupScale, func(fs *flag.FlagSet) {
 		fs.StringVar(&own.shard, "shard", "", "run share i/N of the jobs (repeat x outer fold) and write it to -out, for wkpi merge")
@@ -44,6 +47,7 @@ func evalFlags(stderr io.Writer) (*settingsFlags, *evalOwn) {
 		"wkpi eval -data data/PTC_MR -labels                     # node labels (atom types) join the structure",
 		"wkpi eval -data data/MUTAG -extra none -auto=false -svm-choice=false   # one descriptor, unit images, WKPI kernel, C 100",
 		"wkpi eval -data data/MUTAG -split scaffold             # each molecular scaffold whole in one fold",
+		"wkpi eval -data mols.csv -model mols.json               # then a model that keeps this CV's accuracy",
 	}
 	return c, &own
 }
@@ -64,6 +68,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	if u.Spec.Labels && shard != nil {
 		return fmt.Errorf("-labels does not combine with -shard yet")
+	}
+	if own.model != "" && shard != nil {
+		return fmt.Errorf("-model does not combine with -shard: wkpi train trains the model")
 	}
 	if own.predictions != "" && shard != nil && shard.Count > 1 {
 		return fmt.Errorf("-predictions does not combine with -shard: wkpi merge -predictions writes them from the parts")
@@ -106,7 +113,37 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if shard != nil {
 		return saveShard(c.out, u, ds, *shard, reports, stdout)
 	}
-	return printReports(stdout, ds, u.Mode(), reports)
+	if err := printReports(stdout, ds, u.Mode(), reports); err != nil || own.model == "" {
+		return err
+	}
+	m, err := trainOnAll(ctx, c, u, ds, stderr, prog)
+	if err != nil {
+		return err
+	}
+	m.Evaluation = evaluationOf(u, reports)
+	return saveModel(m, own.model, ds, stdout, stderr, "eval")
+}
+
+// evaluationOf is what a model keeps of its settings' cross-validation:
+// the learned kernel's accuracy as the report prints it.
+func evaluationOf(u eval.Setup, reports []eval.Report) *model.Evaluation {
+	mean, std := accuracyOver(reports, func(r eval.Report) crossval.Result { return r.Learned })
+	return &model.Evaluation{Folds: u.Spec.Folds, Accuracy: mean, Std: std}
+}
+
+// accuracyOver is the accuracy of one side (learned or unlearned) over
+// repeats: the mean of the repeats' means, with the spread of those
+// means, or with one repeat its spread over the folds.
+func accuracyOver(reports []eval.Report, side func(eval.Report) crossval.Result) (mean, std float64) {
+	var accs []float64
+	for _, rep := range reports {
+		accs = append(accs, side(rep).Accuracy)
+	}
+	mean, std = crossval.MeanStd(accs)
+	if len(reports) == 1 {
+		std = side(reports[0]).Std
+	}
+	return mean, std
 }
 
 // svmKernel names an SVM kernel form (eval.Config.Gauss) in a table.
@@ -152,7 +189,7 @@ func fixed(m crossval.Metric, decimals int) string {
 func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []eval.Report) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "repeat\tfold\tm\tsigma\tC\tsvm kernel\titerations\tlearned\tunlearned\tbal learned\tbal unlearned\tAUC learned\tAUC unlearned\t")
-	var accs, base, all []float64
+	var all []float64
 	var secs float64
 	for r, rep := range reports {
 		for f, fold := range rep.Folds {
@@ -160,16 +197,11 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 				fold.Accuracy, fold.Baseline, fold.BalancedAccuracy, fold.BaselineBalancedAccuracy, fixed(fold.ROCAUC, 3), fixed(fold.BaselineROCAUC, 3))
 			all = append(all, fold.Accuracy)
 		}
-		accs = append(accs, rep.Learned.Accuracy)
-		base = append(base, rep.Baseline.Accuracy)
 		secs += rep.Seconds
 	}
 	tw.Flush()
-	mean, std := crossval.MeanStd(accs)
-	bmean, bstd := crossval.MeanStd(base)
-	if len(reports) == 1 {
-		std, bstd = reports[0].Learned.Std, reports[0].Baseline.Std
-	}
+	mean, std := accuracyOver(reports, func(r eval.Report) crossval.Result { return r.Learned })
+	bmean, bstd := accuracyOver(reports, func(r eval.Report) crossval.Result { return r.Baseline })
 	learned := func(of func(crossval.Result) crossval.Summary) metricOf {
 		return func(r eval.Report) crossval.Summary { return of(r.Learned) }
 	}
@@ -295,36 +327,51 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if c.out == "" {
 		return fmt.Errorf("-out model.json is required")
 	}
-	prog := progressFor(c.progress, stderr)
-	s, err := c.featuresFor(u, ds, nil)
+	m, err := trainOnAll(ctx, c, u, ds, stderr, progressFor(c.progress, stderr))
 	if err != nil {
 		return err
 	}
+	return saveModel(m, c.out, ds, stdout, stderr, "train")
+}
+
+// trainOnAll trains the model of settings u on every graph of ds, as
+// wkpi train does (with the automatic choice of images when u asks for
+// it).
+func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, stderr io.Writer, prog progress.Func) (*model.Model, error) {
+	s, err := c.featuresFor(u, ds, nil)
+	if err != nil {
+		return nil, err
+	}
 	w, err := prepareFor(ctx, s, ds, prog)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cfg := u.Config
 	var m *model.Model
 	if u.Spec.Automatic() {
 		sizeAware, err := eval.SizeAware(w, cfg)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var ch eval.Choice
 		m, ch, err = eval.TrainChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: u.Spec.Seed}, prog)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		unit, _ := crossval.MeanStd(ch.Inner[0])
 		sized, _ := crossval.MeanStd(ch.Inner[1])
-		fmt.Fprintf(stderr, "wkpi train: automatic choice: %s (inner CV accuracy of the unlearned kernels: %.3f unit images, %.3f size-aware)\n",
-			[]string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
+		fmt.Fprintf(stderr, "wkpi %s: automatic choice: %s (inner CV accuracy of the unlearned kernels: %.3f unit images, %.3f size-aware)\n",
+			c.name, []string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
 	} else if m, err = w.Train(ctx, ds.Name, ds.Classes, cfg, prog); err != nil {
-		return err
+		return nil, err
 	}
 	m.Settings = &u.Spec
-	out, closeOut, err := output(c.out, stdout)
+	return m, nil
+}
+
+// saveModel writes m to path and says what was trained.
+func saveModel(m *model.Model, path string, ds *graph.Dataset, stdout, stderr io.Writer, command string) error {
+	out, closeOut, err := output(path, stdout)
 	if err != nil {
 		return err
 	}
@@ -338,8 +385,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if m.GaussWidth > 0 {
 		kind = fmt.Sprintf("the Gaussian of the WKPI distance (width %.3g)", m.GaussWidth)
 	}
-	fmt.Fprintf(stderr, "wkpi train: %s (%s): %d graphs, SVM on %s with C %g, %d support vectors, %d learning iterations -> %s\n",
-		ds.Name, m.Features.Mode(), len(ds.Graphs), kind, m.C, len(m.Support), m.Trace.Iterations, c.out)
+	fmt.Fprintf(stderr, "wkpi %s: %s (%s): %d graphs, SVM on %s with C %g, %d support vectors, %d learning iterations -> %s\n",
+		command, ds.Name, m.Features.Mode(), len(ds.Graphs), kind, m.C, len(m.Support), m.Trace.Iterations, path)
 	return nil
 }
 

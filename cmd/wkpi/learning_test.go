@@ -262,3 +262,42 @@ func TestEvalProtocolsUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalModelKeepsEvaluation: wkpi eval -model trains the model of its
+// settings on every graph and keeps the cross-validation's accuracy in
+// it, the very figures of the JSON line, so that a page that imports the
+// file shows them; it does not combine with -shard.
+func TestEvalModelKeepsEvaluation(t *testing.T) {
+	data := filepath.Join("..", "..", "core", "eval", "testdata", "MUTAG38")
+	path := filepath.Join(t.TempDir(), "m.json")
+	code, stdout, stderr := wkpi(t, "eval", "-data", data, "-folds", "3", "-extra", "none", "-rows", "10", "-m", "3", "-iter", "30", "-auto=false", "-progress", "off", "-model", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var line struct {
+		Mean float64 `json:"accuracy_mean"`
+		Std  float64 `json:"accuracy_std"`
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &line); err != nil {
+		t.Fatal(err)
+	}
+	m := mustLoadModel(t, path).Model()
+	if want := (model.Evaluation{Folds: 3, Accuracy: line.Mean, Std: line.Std}); m.Evaluation == nil || *m.Evaluation != want {
+		t.Errorf("evaluation %+v, want %+v", m.Evaluation, want)
+	}
+	if !strings.Contains(stderr, "wkpi eval: MUTAG38") || !strings.Contains(stderr, "-> "+path) {
+		t.Errorf("stderr does not say what was trained: %q", stderr)
+	}
+	// The model is the one wkpi train makes with the same settings.
+	trained := filepath.Join(t.TempDir(), "t.json")
+	if code, _, stderr := wkpi(t, "train", "-data", data, "-extra", "none", "-rows", "10", "-m", "3", "-iter", "30", "-auto=false", "-progress", "off", "-out", trained); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	if other := mustLoadModel(t, trained).Model(); other.C != m.C || len(other.Support) != len(m.Support) || other.Evaluation != nil {
+		t.Errorf("wkpi train gave C %g, %d support vectors, evaluation %+v; eval -model C %g, %d", other.C, len(other.Support), other.Evaluation, m.C, len(m.Support))
+	}
+	if code, _, stderr := wkpi(t, "eval", "-data", data, "-shard", "1/2", "-out", filepath.Join(t.TempDir(), "p"), "-model", path); code == 0 || !strings.Contains(stderr, "-model does not combine with -shard") {
+		t.Errorf("-model with -shard: exit %d, %q", code, stderr)
+	}
+}

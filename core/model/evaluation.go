@@ -9,8 +9,9 @@ import (
 // kept in the model file so that the model still says how good it is
 // after a download and an import elsewhere: the fold count, and the
 // mean and standard deviation over the folds of the accuracy of the
-// learned kernel. A file without one (wkpi train, which does not
-// cross-validate; earlier builds) loads as before.
+// learned kernel. The page and wkpi eval -model write it; a file without
+// one (wkpi train, which does not cross-validate; earlier builds) loads
+// as before.
 type Evaluation struct {
 	Folds    int     `json:"folds"`
 	Accuracy float64 `json:"accuracy"`
