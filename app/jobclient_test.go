@@ -31,6 +31,12 @@ func answerAll(h pool.Handler, name string) {
 	h.Done(protocol.Response{Summary: &protocol.Summary{Name: name}})
 }
 
+// submit runs a job of kind on slot s, as a component does on an event.
+func submit(r *Root, e app.TestEngine, s *slot, kind protocol.Kind, calls jobCalls) {
+	r.act(func(ctx app.Context) { r.run(ctx, s, protocol.Request{Kind: kind}, calls) })
+	e.ConsumeAll()
+}
+
 // TestJobCallsInOrder: a live job's answers reach its callbacks on the UI
 // goroutine in the order the worker sent them; the job is on its slot
 // and counted in the status line's jobs until it ends, then off both.
@@ -39,8 +45,7 @@ func TestJobCallsInOrder(t *testing.T) {
 	r, e := mount(t, b)
 	var s slot
 	var log []string
-	r.act(func(ctx app.Context) { r.run(ctx, &s, protocol.Request{Kind: protocol.Load}, logged("a", &log)) })
-	e.ConsumeAll()
+	submit(r, e, &s, protocol.Load, logged("a", &log))
 	if !s.busy() || r.jobs != 1 || r.kinds[protocol.Load] != 1 {
 		t.Fatalf("after submitting: slot busy %v, %d jobs, kinds %v", s.busy(), r.jobs, r.kinds)
 	}
@@ -85,8 +90,7 @@ func TestStaleAnswersDropped(t *testing.T) {
 			r, e := mount(t, b)
 			var s slot
 			var log []string
-			r.act(func(ctx app.Context) { r.run(ctx, &s, protocol.Request{Kind: protocol.Explore}, logged("old", &log)) })
-			e.ConsumeAll()
+			submit(r, e, &s, protocol.Explore, logged("old", &log))
 			old := b.jobs[0].h
 			old.Progress("features", 0, 2)
 			old.Partial(protocol.Response{Fold: &protocol.Fold{Index: 1}})
@@ -146,10 +150,9 @@ func TestJobEndsOnce(t *testing.T) {
 					s = &slot{}
 				}
 				var log []string
-				r.act(func(ctx app.Context) { r.run(ctx, s, protocol.Request{Kind: protocol.Train}, logged("a", &log)) })
+				submit(r, e, s, protocol.Train, logged("a", &log))
 				// A second job, still running, keeps its place in the count.
-				r.act(func(ctx app.Context) { r.run(ctx, nil, protocol.Request{Kind: protocol.Train}, jobCalls{}) })
-				e.ConsumeAll()
+				submit(r, e, nil, protocol.Train, jobCalls{})
 				tt.send(b.jobs[0].h)
 				e.ConsumeAll()
 				if !reflect.DeepEqual(log, tt.want) {
