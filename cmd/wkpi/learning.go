@@ -16,6 +16,7 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/model"
+	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 )
 
@@ -78,11 +79,20 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	// its images (NCI1: 0.3 GB) go once no fold chose them.
 	var sizeAware eval.Candidate
 
-	prog := progressFor(c.progress, stderr)
+	// The job's stages, planned again once the images say whether the
+	// pair table fits; a shard's are not known.
+	var tracker *progress.Tracker
+	if shard == nil {
+		tracker = trackerFor(u.Work(len(ds.Graphs), 0, false, nil))
+	}
+	prog := progressFor(c.progress, stderr, tracker)
 	var w *eval.WKPI
 	if !u.Spec.Labels {
 		if w, err = prepareFor(ctx, u.Features, ds, prog); err != nil {
 			return err
+		}
+		if tracker != nil {
+			tracker.Plan(u.Work(len(ds.Graphs), 0, false, w))
 		}
 	}
 	var reports []eval.Report
@@ -323,7 +333,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if c.out == "" {
 		return fmt.Errorf("-out model.json is required")
 	}
-	prog := progressFor(c.progress, stderr)
+	tracker := trackerFor(u.Work(len(ds.Graphs), 0, true, nil))
+	prog := progressFor(c.progress, stderr, tracker)
 	s, err := c.featuresFor(u, ds, nil)
 	if err != nil {
 		return err
@@ -331,6 +342,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	w, err := prepareFor(ctx, s, ds, prog)
 	if err != nil {
 		return err
+	}
+	if tracker != nil {
+		tracker.Plan(u.Work(len(ds.Graphs), 0, true, w))
 	}
 	cfg := u.Config
 	var m *model.Model
