@@ -97,8 +97,8 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	workers := value[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 4)`)
 	t.Logf("BENCH browser 10-fold CV + final model on MUTAG (pool of %d workers): %.1f s", workers, time.Since(start).Seconds())
 	type foldState struct {
-		Rows    int  `json:"rows"`
-		Tally   int  `json:"tally"`
+		Rows    int     `json:"rows"`
+		Tally   int     `json:"tally"`
 		Running bool    `json:"running"`
 		Merged  bool    `json:"merged"`
 		Bar     float64 `json:"bar"`
