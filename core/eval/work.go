@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"math"
+
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/progress"
 )
@@ -26,19 +28,21 @@ type WorkJob struct {
 // Costs of Work, in pair terms: the cost of one pair of images' kernel
 // terms for the weight functions of every fold. Measured on MUTAG and
 // on 300 ChEMBL molecules (recorded in testdata/progress): a graph's
-// descriptors and diagrams cost about 8 pairs, its images 20; the pass
-// that also sums the pairs for learning 1.1 pairs a pair, the pass of
-// the learned kernels 0.7, the pair table 1.5; a fold's learning 600
-// (it works on pair sums, whatever the dataset's size); a fold's SVMs
-// 100 and, when they choose their kernel and C, a hundredth of a pair
-// per entry of their training Gram matrix (a tenth when its matrices
-// come out of the pair table).
+// descriptors and diagrams cost about 8 pairs, its images 20; a
+// candidate's kernels in the automatic choice 1 a pair of its sample,
+// the pass that also sums the pairs for learning 1.1, the pass of the
+// learned kernels 0.7, the pair table 1.5; a fold's learning 600 (it
+// works on pair sums, whatever the dataset's size); a fold's SVMs 100
+// and, when they choose their kernel and C, a hundredth of a pair per
+// entry of their training Gram matrix (a tenth when its matrices come
+// out of the pair table).
 const (
 	diagramCost  = 8
 	imageCost    = 20
 	sumsPassCost = 1.1
 	passCost     = 0.7
 	tableCost    = 1.5
+	choiceCost   = 1
 	learnCost    = 600
 	svmFixedCost = 100
 	svmCost      = 0.01
@@ -83,14 +87,15 @@ func Work(j WorkJob) []progress.Stage {
 		stages = append(stages, progress.Stage{Name: "pairs", Cost: tableCost * pairs})
 	}
 	if j.Auto {
-		// Two candidates' kernels over a sample of at most
-		// DefaultChoiceGraphs graphs (one from the table when it fits).
-		s := min(n, DefaultChoiceGraphs)
+		// Two candidates' kernels (one from the table when it fits) over
+		// a sample of about DefaultChoiceGraphs graphs at most: one of
+		// as many stratified parts as that takes (chooseAll).
+		s := n / math.Ceil(n/DefaultChoiceGraphs)
 		sample := s * (s - 1) / 2
 		if table {
-			stages = append(stages, progress.Stage{Name: "choice", Cost: sample})
+			stages = append(stages, progress.Stage{Name: "choice", Cost: choiceCost * sample})
 		} else {
-			stages = append(stages, progress.Stage{Name: "choice", Cost: 2 * sample})
+			stages = append(stages, progress.Stage{Name: "choice", Cost: 2 * choiceCost * sample})
 		}
 	}
 	if j.Folds == 0 {
@@ -101,19 +106,21 @@ func Work(j WorkJob) []progress.Stage {
 			progress.Stage{Name: "gram", Cost: pairs})
 		return stages
 	}
-	perFold := float64(svmFixedCost)
+	choose := 0.0 // a fold's choice of its SVM
 	if j.ChoosesSVM {
-		perFold += svm * train * train / 2
+		choose = svm * train * train / 2
 	}
-	learn := progress.Stage{Name: "learn", Cost: k * learnCost, Runs: running}
-	folds := progress.Stage{Name: "folds", Cost: k * perFold, Total: running}
 	if table {
-		return append(stages, learn, folds)
+		return append(stages, progress.Stage{Name: "learn", Cost: k * learnCost, Runs: running},
+			progress.Stage{Name: "folds", Cost: k * (svmFixedCost + choose), Total: running})
 	}
 	// A pass for the unlearned kernels and the pair sums, the folds
-	// learn, and a pass for the learned kernels.
-	return append(stages, progress.Stage{Name: "gram, pair sums", Cost: sumsPassCost * pairs}, learn,
-		progress.Stage{Name: "gram", Cost: passCost * pairs}, folds)
+	// learn and choose their SVMs (silently, before the next pass), and
+	// a pass for the learned kernels.
+	return append(stages, progress.Stage{Name: "gram, pair sums", Cost: sumsPassCost * pairs},
+		progress.Stage{Name: "learn", Cost: k * (learnCost + choose), Runs: running},
+		progress.Stage{Name: "gram", Cost: passCost * pairs},
+		progress.Stage{Name: "folds", Cost: k * svmFixedCost, Total: running})
 }
 
 // Work is Work for a job of u on graphs: a CV's part that runs running
