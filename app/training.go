@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
@@ -35,9 +36,10 @@ type trainState struct {
 // and the merge of the folds' parts.
 type cvRun struct {
 	jobs      map[int64]bool // jobs still running
-	modelDone bool
-	units     int // folds + the final training
+	units     int            // folds + the final training
 	start     time.Time
+	run       *progress.Run     // the jobs' progress, the final training last
+	fraction  float64           // of the run's work done, as the bar shows it
 	parts     []protocol.CVPart // of the jobs that finished
 	folds     []protocol.Fold   // every fold finished so far, once each, by index
 	tally     Tally
@@ -144,7 +146,7 @@ func (r *Root) trainTab() app.UI {
 	}
 	if c := tr.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
-		t.Fraction = float64(c.finished()) / float64(c.units)
+		t.Fraction = c.fraction
 		t.Folds, t.Tally, t.Report, t.Test = c.folds, c.tally, c.report, c.test
 		if c.units > 1 { // a run that started, not a refusal
 			t.Used, t.Restored = &c.used, c.restored
@@ -217,6 +219,7 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		}
 	}
 	chunks := min(max(r.Backend.Size(), 1), folds)
+	c.run = progress.NewRun(chunks+1, c.start)
 	for k := range chunks {
 		t := form
 		t.Only = nil
@@ -237,11 +240,17 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 					}
 				})
 			},
+			Status: func(s progress.Status) {
+				ctx.Dispatch(func(app.Context) {
+					if live() {
+						c.progressed(k, s)
+					}
+				})
+			},
 			Partial: func(resp protocol.Response) {
 				ctx.Dispatch(func(app.Context) {
 					if live() && resp.Fold != nil {
 						c.addFold(*resp.Fold)
-						r.estimate(c)
 					}
 				})
 			},
@@ -251,6 +260,7 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 						if c.addPart(resp.CV) {
 							r.mergeCV(ctx, c, c.parts)
 						}
+						c.jobFinished(k)
 						r.jobDone(c, *id)
 					}
 				})
@@ -268,6 +278,13 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 				}
 			})
 		},
+		Status: func(s progress.Status) {
+			ctx.Dispatch(func(app.Context) {
+				if tr.cv == c {
+					c.progressed(chunks, s)
+				}
+			})
+		},
 		Done: func(resp protocol.Response) {
 			ctx.Dispatch(func(app.Context) {
 				if tr.cv != c {
@@ -276,7 +293,7 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 				c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
 				used := c.used
 				r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
-				c.modelDone = true
+				c.jobFinished(chunks)
 				r.jobDone(c, *id)
 			})
 		},
@@ -367,10 +384,9 @@ func list(folds []int) string {
 	return strings.Join(s, ",")
 }
 
-// jobDone forgets a finished job and updates the estimate.
+// jobDone forgets a finished job.
 func (r *Root) jobDone(c *cvRun, id int64) {
 	delete(c.jobs, id)
-	r.estimate(c)
 	if len(c.jobs) == 0 {
 		c.stage, c.eta = "", ""
 		c.seconds = time.Since(c.start).Seconds()
@@ -379,24 +395,6 @@ func (r *Root) jobDone(c *cvRun, id int64) {
 			r.keepEvaluation(m, c.report.Learned)
 		}
 		r.saveRun(c)
-	}
-}
-
-// finished counts the finished units: folds and the final model.
-func (c *cvRun) finished() int {
-	n := len(c.folds)
-	if c.modelDone {
-		n++
-	}
-	return n
-}
-
-// estimate puts the time left at the rate of the units finished so far.
-func (r *Root) estimate(c *cvRun) {
-	if done := c.finished(); done > 0 && done < c.units {
-		elapsed := time.Since(c.start)
-		left := time.Duration(float64(elapsed) / float64(done) * float64(c.units-done))
-		c.eta = fmt.Sprintf("%d of %d done, about %s left", done, c.units, left.Round(time.Second))
 	}
 }
 

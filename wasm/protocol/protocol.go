@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 )
 
@@ -135,7 +136,11 @@ type Response struct {
 	Stage string `json:"stage,omitempty"`
 	Done  int    `json:"done,omitempty"`
 	Total int    `json:"total,omitempty"`
-	Error string `json:"error,omitempty"`
+	// Status is a Progress event's whole news: with the stage's counter
+	// the job's share done and time left (jobs.Worker.Track), which the
+	// page shows as they are.
+	Status *progress.Status `json:"status,omitempty"`
+	Error  string           `json:"error,omitempty"`
 	// Memory is the worker's WebAssembly memory in bytes when it answered
 	// Done; the memory only grows, so this is the worker's peak so far.
 	Memory uint64 `json:"memory,omitempty"`
