@@ -81,8 +81,10 @@ type Depiction struct {
 	Molecule string       `json:"molecule"` // SMILES or molfile; atom i is graph node i
 	Atoms    [][3]float64 `json:"atoms"`    // colour (RGB in [0,1]) of each atom
 	Bonds    []BondColour `json:"bonds"`
-	Width    int          `json:"width"` // of the drawing, in pixels
-	Height   int          `json:"height"`
+	// Numbers writes each atom's number (its node, from 0) beside it.
+	Numbers bool `json:"numbers"`
+	Width   int  `json:"width"` // of the drawing, in pixels
+	Height  int  `json:"height"`
 }
 
 // BondColour is the colour of the bond between atoms U and V.

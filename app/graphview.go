@@ -20,7 +20,9 @@ type GraphView struct {
 	// edge (in Drawing.Edges' order), as the Explain view colours scores.
 	// They are inline styles, so a copy of the drawing keeps them.
 	Fills, Strokes []string
-	Caption        string
+	// Numbers writes each node's number (from 0) beside it.
+	Numbers bool
+	Caption string
 }
 
 // labelPalette colours node labels (Okabe-Ito, colour-blind safe).
@@ -74,6 +76,11 @@ func (v *GraphView) Render() app.UI {
 					node.Style("stroke", "#1b2733").Style("stroke-width", num(r/5))
 				}
 				return node.Body(svg("title").Text(nodeTitle(d, v.Values, i)))
+			}),
+			app.If(v.Numbers, func() app.UI {
+				return svg("g").Class("numbers").Body(app.Range(v.X).Slice(func(i int) app.UI {
+					return svg("text").Attr("x", num(100*v.X[i]+r)).Attr("y", num(100*v.Y[i]-r)).Text(fmt.Sprint(i))
+				}))
 			}),
 		),
 		app.FigCaption().Text(title),

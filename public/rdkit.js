@@ -10,6 +10,7 @@
 //    molecule: a SMILES or a molfile, whose atom i is graph node i,
 //    atoms: [[r, g, b], ...]  one colour (0..1) per atom,
 //    bonds: [{u, v, colour: [r, g, b]}, ...]  one colour per bond, by its atoms,
+//    numbers: true to write each atom's number (from 0, the graph's node) beside it,
 //    width, height}
 // and gets a promise of the SVG text. It rejects when RDKit cannot load or
 // read the molecule, or reads other atoms or bonds than the graph's: the
@@ -65,6 +66,10 @@ self.wkpiDepict = async (text) => {
     const details = {
       atoms: [], bonds: [], highlightAtomColors: {}, highlightBondColors: {},
       width: job.width, height: job.height,
+      addAtomIndices: !!job.numbers,
+      // Letters and numbers as SVG text rather than glyph outlines: the
+      // page's font, selectable, and readable by tests.
+      noFreetype: true,
     };
     job.atoms.forEach((c, i) => {
       details.atoms.push(i);
