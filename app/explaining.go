@@ -111,27 +111,36 @@ func (r *Root) showExplanation(ctx app.Context, res *protocol.Explained, x, y []
 	ex.result, ex.x, ex.y = res, x, y
 	ex.jsonURL = r.Backend.ObjectURL(explanationJSON(res.Explanation), "application/json")
 	ex.csvURL = r.Backend.ObjectURL(explanationCSV(res), "text/csv")
-	d, ok := r.Backend.(Depicter)
-	if res.Molecule == "" || !ok {
+	ex.depicting = res.Molecule != "" && r.depict(ctx, depiction(res), func(ctx app.Context, svg string, err error) {
+		if ex.result != res {
+			return // another explanation is shown
+		}
+		ex.depicting = false
+		if err != nil {
+			ex.note = fmt.Sprintf("The molecule is drawn as its graph: %v.", err)
+		} else {
+			ex.picture = depictionSVG(svg, fmt.Sprintf("%s drawn by RDKit, atoms numbered, atoms and bonds coloured by their scores", displayName(res.Prediction)))
+			ex.marks = atomPlaces(svg)
+		}
 		ctx.Defer(r.keepPicture)
-		return
-	}
-	ex.depicting = true
-	d.Depict(depiction(res), func(svg string, err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if ex.result != res {
-				return // another explanation is shown
-			}
-			ex.depicting = false
-			if err != nil {
-				ex.note = fmt.Sprintf("The molecule is drawn as its graph: %v.", err)
-			} else {
-				ex.picture = depictionSVG(svg, fmt.Sprintf("%s drawn by RDKit, atoms numbered, atoms and bonds coloured by their scores", displayName(res.Prediction)))
-				ex.marks = atomPlaces(svg)
-			}
-			ctx.Defer(r.keepPicture)
-		})
 	})
+	if !ex.depicting {
+		ctx.Defer(r.keepPicture)
+	}
+}
+
+// depict has the Backend draw a molecule, if it is a Depicter, and gives
+// done the SVG text or the error in the page's context; it returns false
+// when the Backend draws none.
+func (r *Root) depict(ctx app.Context, d Depiction, done func(ctx app.Context, svg string, err error)) bool {
+	p, ok := r.Backend.(Depicter)
+	if !ok {
+		return false
+	}
+	p.Depict(d, func(svg string, err error) {
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, svg, err) })
+	})
+	return true
 }
 
 // keepPicture makes the SVG download of the picture as the page shows it
@@ -160,7 +169,7 @@ const pictureWidth, pictureHeight = 480, 360
 func depiction(res *protocol.Explained) Depiction {
 	ex := res.Explanation
 	nodes, edges := scoreScale(ex)
-	d := Depiction{Molecule: res.Molecule, Numbers: true, Width: pictureWidth, Height: pictureHeight}
+	d := Depiction{Molecule: res.Molecule, Nodes: len(ex.Nodes), Numbers: true, Width: pictureWidth, Height: pictureHeight}
 	for _, n := range ex.Nodes {
 		d.Atoms = append(d.Atoms, unit(scoreRGB(n.Score, nodes)))
 	}

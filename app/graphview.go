@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -34,16 +35,13 @@ func (v *GraphView) Render() app.UI {
 	if d == nil || len(v.X) != d.N || len(v.Y) != d.N {
 		return app.Div().Class("graph-view empty").Text("Drawing…")
 	}
-	lo, hi, _ := span(v.Values)
+	scale := valueScale(v.Values)
 	colourOf := func(i int) string {
 		if len(v.Fills) == d.N {
 			return v.Fills[i]
 		}
 		if len(v.Values) == d.N {
-			if hi > lo {
-				return colour((v.Values[i] - lo) / (hi - lo))
-			}
-			return colour(0.5)
+			return css(scale(v.Values[i]))
 		}
 		return labelColour(d.Labels, i)
 	}
@@ -85,6 +83,18 @@ func (v *GraphView) Render() app.UI {
 		),
 		app.FigCaption().Text(title),
 	)
+}
+
+// valueScale colours values on the viridis scale from the smallest of
+// values (dark) to their largest (bright); all equal, in its middle.
+func valueScale(values []float64) func(float64) color.RGBA {
+	lo, hi, _ := span(values)
+	return func(x float64) color.RGBA {
+		if hi > lo {
+			return viridisRGB((x - lo) / (hi - lo))
+		}
+		return viridisRGB(0.5)
+	}
 }
 
 func labelColour(labels []string, i int) string {

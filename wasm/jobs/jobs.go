@@ -13,8 +13,10 @@ import (
 	"wkpi-web/core/explain"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/scaffold"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
 )
@@ -89,6 +91,7 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		}
 		d, x, y := Layout(g, ds.Classes[ds.Labels[req.Graph]])
 		d.Graph = req.Graph
+		d.Molecule, d.LayOut = w.molecule(ds, req.Graph)
 		return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
 	case protocol.Explore:
 		return w.explore(ctx, ds, req, report)
@@ -100,6 +103,33 @@ func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.
 		return w.compare(ctx, ds, req.Compare, report)
 	}
 	return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
+}
+
+// molecule is graph i of ds as a molecule to draw: the SMILES or molfile
+// of its file (as Explain draws it), else for a TU dataset whose README
+// names its label codes (MUTAG's node 0 is C, edge 0 aromatic) a molfile
+// written from them, to lay out (true); "" when the graph is not a
+// molecule (PROTEINS, REDDIT, neurons).
+func (w *Worker) molecule(ds *graph.Dataset, i int) (string, bool) {
+	if i < len(ds.Molecules) && ds.Molecules[i] != "" {
+		return ds.Molecules[i], false
+	}
+	if w.codes == nil {
+		return "", false
+	}
+	m, err := scaffold.Molecule(ds.Graphs[i], w.codes, w.edgeCodes)
+	if err != nil {
+		return "", false
+	}
+	name := ""
+	if i < len(ds.Names) {
+		name = ds.Names[i]
+	}
+	text, err := graphfile.Molfile(name, m)
+	if err != nil {
+		return "", false
+	}
+	return text, true
 }
 
 // dataset parses req.Files when given (replacing the held dataset), and
