@@ -297,7 +297,7 @@ func (v *ExplainView) diagrams(towards string) app.UI {
 				)
 			}),
 		),
-		app.Table().ID("explain-points").Body(
+		app.Table().ID("explain-points").Class("stack").Body(
 			app.Caption().Text(fmt.Sprintf("The %d diagram points that count most", len(ranked))),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text("#"), app.Th().Text("Descriptor"), app.Th().Text("Diagram"), app.Th().Text("Birth"),
@@ -306,9 +306,10 @@ func (v *ExplainView) diagrams(towards string) app.UI {
 			app.TBody().Body(app.Range(ranked).Slice(func(r int) app.UI {
 				p := ex.Points[ranked[r]]
 				return app.Tr().Body(
-					app.Td().Text(fmt.Sprintf("#%d", r+1)), app.Td().Text(p.Descriptor), app.Td().Text(p.Diagram),
-					app.Td().Text(fmt.Sprintf("%.4g", p.Birth)), app.Td().Text(fmt.Sprintf("%.4g", p.Death)),
-					app.Td().Text(fmt.Sprintf("%+.4f", p.Score)), app.Td().Class("made-by").Text(madeBy(p)),
+					app.Td().DataSet("label", "#").Text(fmt.Sprintf("#%d", r+1)), app.Td().DataSet("label", "Descriptor").Text(p.Descriptor),
+					app.Td().DataSet("label", "Diagram").Text(p.Diagram), app.Td().DataSet("label", "Birth").Text(fmt.Sprintf("%.4g", p.Birth)),
+					app.Td().DataSet("label", "Death").Text(fmt.Sprintf("%.4g", p.Death)), app.Td().DataSet("label", "Score").Text(fmt.Sprintf("%+.4f", p.Score)),
+					app.Td().Class("made-by").DataSet("label", "Made by").Text(madeBy(p)),
 				)
 			})),
 		),
