@@ -30,12 +30,7 @@ func TestBrowserExplainAtomNumbers(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
 		chromedp.SetUploadFiles(chromedp.CSS("#model-upload"), []string{model}),
 		textContains("#model-dataset", "MUTAG"),
-		chromedp.Click(chromedp.CSS("#tab-classify")),
-		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
-		typeSMILES("c1ccc(cc1)[N+](=O)[O-] nitrobenzene\nO=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2 2-nitrofluorene"),
-		until(`!document.querySelector("#classify-run").disabled`),
-		chromedp.Click(chromedp.CSS("#classify-run")),
-		until(`document.querySelectorAll("#predictions tbody tr").length === 2`),
+		classifyNitro(),
 	)
 	explainGraph(t, ctx, 1, "2-nitrofluorene", true)
 
@@ -143,6 +138,19 @@ func TestBrowserExplainAtomNumbers(t *testing.T) {
 		t.Fatal("no atom to point at")
 	}
 	step(t, ctx, "screenshot", screenshot("explain-atom-numbers"))
+}
+
+// classifyNitro classifies nitrobenzene and 2-nitrofluorene, typed on
+// the Classify tab, with the model in use.
+func classifyNitro() chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Click(chromedp.CSS("#tab-classify")),
+		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
+		typeSMILES("c1ccc(cc1)[N+](=O)[O-] nitrobenzene\nO=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2 2-nitrofluorene"),
+		until(`!document.querySelector("#classify-run").disabled`),
+		chromedp.Click(chromedp.CSS("#classify-run")),
+		until(`document.querySelectorAll("#predictions tbody tr").length === 2`),
+	)
 }
 
 func atoi(t *testing.T, s string) int {

@@ -103,14 +103,7 @@ func TestBrowserTables390(t *testing.T) {
 	)
 	checkTables(t, ctx, "models", "#model-list table")
 
-	step(t, ctx, "classify and explain two nitro aromatics",
-		chromedp.Click(chromedp.CSS("#tab-classify")),
-		chromedp.WaitVisible(chromedp.CSS("#classify-smiles")),
-		typeSMILES("c1ccc(cc1)[N+](=O)[O-] nitrobenzene\nO=[N+]([O-])c1ccc2c(c1)Cc1ccccc1-2 2-nitrofluorene"),
-		until(`!document.querySelector("#classify-run").disabled`),
-		chromedp.Click(chromedp.CSS("#classify-run")),
-		until(`document.querySelectorAll("#predictions tbody tr").length === 2`),
-	)
+	step(t, ctx, "classify two nitro aromatics", classifyNitro())
 	explainGraph(t, ctx, 1, "2-nitrofluorene", true)
 	checkTables(t, ctx, "classify", "#predictions", "#explain-nodes", "#explain-points")
 
