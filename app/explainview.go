@@ -34,8 +34,8 @@ type ExplainView struct {
 	// milliseconds (0: not known).
 	Waited float64
 
-	// linked is the node the pointer or focus is on, in the picture or
-	// in the table, which both then mark; -1 or none.
+	// linked is the node the pointer or focus is on, in RDKit's picture
+	// or in the table, which both then mark, when pointed.
 	linked  int
 	pointed bool
 }
@@ -174,8 +174,12 @@ func (v *ExplainView) topNodes(node string) app.UI {
 	nodes := slices.Clone(res.Explanation.Nodes)
 	slices.SortStableFunc(nodes, func(a, b protocol.NodeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 	nodes = nodes[:min(len(nodes), topPoints)]
+	caption := fmt.Sprintf("The %d %ss that count most", len(nodes), node)
+	if v.Picture != "" {
+		caption += fmt.Sprintf("; pointing at a row marks its %s in the picture", node)
+	}
 	return app.Table().ID("explain-nodes").Body(
-		app.Caption().Text(fmt.Sprintf("The %d %ss that count most; pointing at a row marks its %s in the picture", len(nodes), node, node)),
+		app.Caption().Text(caption),
 		app.THead().Body(app.Tr().Body(app.Th().Text(strings.ToUpper(node[:1])+node[1:]), app.Th().Text("Label"), app.Th().Text("Score"))),
 		app.TBody().Body(app.Range(nodes).Slice(func(i int) app.UI {
 			n := nodes[i]

@@ -89,7 +89,7 @@ func (t *ExploreTab) Render() app.UI {
 				app.H2().Text("Graph"),
 				app.If(current && t.Picture != "", func() app.UI {
 					return moleculeView("explore-molecule", t.Picture,
-						fmt.Sprintf("Graph %d drawn by RDKit, each atom in the colour of its %s value (dark low, bright high; lightened under the symbols).", t.Graph, t.Descriptor))
+						fmt.Sprintf("Graph %d coloured by %s (dark low, bright high), drawn by RDKit; the colours are lightened under the element symbols.", t.Graph, t.Descriptor))
 				}).ElseIf(!current && t.Plain != "", func() app.UI {
 					return moleculeView("explore-molecule", t.Plain, fmt.Sprintf("Graph %d drawn by RDKit.", t.Graph))
 				}).ElseIf(current, func() app.UI {
