@@ -245,6 +245,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 		}
 		ds.Graphs = append(ds.Graphs, r.Graph)
 		ds.Names = append(ds.Names, r.Name)
+		ds.Molecules = append(ds.Molecules, r.Molecule)
 		raw = append(raw, v)
 		where = append(where, valueWhere(r, target))
 	}

@@ -54,6 +54,8 @@ func TestTable(t *testing.T) {
 		Labels:  []int{0, 1, 0},
 		Classes: []string{"active", "inactive"},
 		Names:   []string{"m1", "m2", "row 3"},
+		// Each molecule as the table writes it, for drawing.
+		Molecules: []string{"CCO", "c1ccccc1", "C=O"},
 	}
 	if !reflect.DeepEqual(ds, want) {
 		t.Errorf("got %+v\nwant %+v", ds, want)

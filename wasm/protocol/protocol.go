@@ -215,6 +215,12 @@ type Drawing struct {
 	Edges  [][2]int `json:"edges"`
 	Labels []string `json:"labels,omitempty"` // node labels, if any
 	Class  string   `json:"class"`
+	// Molecule is the graph as a molecule to draw as chemists do, a SMILES
+	// or a molfile whose atom i is node i; "" when it is not a molecule.
+	// LayOut says the molfile has no coordinates (written from the
+	// graph) and the drawing must lay it out.
+	Molecule string `json:"molecule,omitempty"`
+	LayOut   bool   `json:"layOut,omitempty"`
 }
 
 // Explored is the persistence of one graph under one descriptor. The
