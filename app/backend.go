@@ -78,13 +78,20 @@ type Depicter interface {
 	Depict(d Depiction, done func(svg string, err error))
 }
 
-// Depiction is a molecule to draw with its atoms and bonds in colours.
+// Depiction is a molecule to draw, its atoms and bonds in colours if
+// given.
 type Depiction struct {
-	Molecule string       `json:"molecule"` // SMILES or molfile; atom i is graph node i
-	Atoms    [][3]float64 `json:"atoms"`    // colour (RGB in [0,1]) of each atom
-	Bonds    []BondColour `json:"bonds"`
-	Width    int          `json:"width"` // of the drawing, in pixels
-	Height   int          `json:"height"`
+	Molecule string `json:"molecule"` // SMILES or molfile; atom i is graph node i
+	// LayOut says Molecule is a molfile without coordinates, to lay out.
+	LayOut bool `json:"layOut"`
+	// Nodes is the graph's number of nodes, which RDKit's atoms must be.
+	Nodes int          `json:"nodes"`
+	Atoms [][3]float64 `json:"atoms"` // colour (RGB in [0,1]) of each atom; none leaves RDKit's
+	Bonds []BondColour `json:"bonds"` // colour of every bond; none leaves RDKit's
+	// Numbers writes each atom's number (its node, from 0) beside it.
+	Numbers bool `json:"numbers"`
+	Width   int  `json:"width"` // of the drawing, in pixels
+	Height  int  `json:"height"`
 }
 
 // BondColour is the colour of the bond between atoms U and V.

@@ -159,7 +159,7 @@ func (c *ClassifyTab) results() app.UI {
 					fmt.Sprintf("Accuracy against the upload's own labels: %.1f %% (%d of %d graphs).", 100*float64(right)/float64(labelled), right, labelled))
 			}),
 			scroller("Predictions table").Body(
-				app.Table().ID("predictions").Body(
+				app.Table().ID("predictions").Class("stack").Body(
 					app.THead().Body(app.Tr().Body(
 						app.Th().Text("Name"), app.Th().Text("Predicted"), app.Th().Text("Decision"),
 						app.If(labelled > 0, func() app.UI { return app.Th().Text("Label") }),
@@ -179,13 +179,13 @@ func (c *ClassifyTab) results() app.UI {
 							}
 							// The name cell is a button, so the keyboard reaches every row.
 							return app.Tr().Class(cls).OnClick(choose).Body(
-								app.Td().Class("name").Body(app.Button().Class("link").Aria("pressed", fmt.Sprint(i == chosen)).
+								app.Td().Class("name").DataSet("label", "Name").Body(app.Button().Class("link").Aria("pressed", fmt.Sprint(i == chosen)).
 									Title("Show its diagram").Text(displayName(g))),
-								app.Td().Class("predicted").Text(className(g.Label)),
-								app.Td().Class("decision").DataSet("values", decisions(g.Decision)).Text(decisionWords(g.Decision, classes)),
-								app.If(labelled > 0, func() app.UI { return app.Td().Class("truth").Text(className(g.Truth)) }),
-								app.Td().Text(fmt.Sprint(g.Nodes)), app.Td().Text(fmt.Sprint(g.Edges)),
-								app.Td().Class("file").Text(g.File), app.Td().Text(fmt.Sprint(g.Index)),
+								app.Td().Class("predicted").DataSet("label", "Predicted").Text(className(g.Label)),
+								app.Td().Class("decision").DataSet("label", "Decision").DataSet("values", decisions(g.Decision)).Text(decisionWords(g.Decision, classes)),
+								app.If(labelled > 0, func() app.UI { return app.Td().Class("truth").DataSet("label", "Label").Text(className(g.Truth)) }),
+								app.Td().DataSet("label", "Nodes").Text(fmt.Sprint(g.Nodes)), app.Td().DataSet("label", "Edges").Text(fmt.Sprint(g.Edges)),
+								app.Td().Class("file").DataSet("label", "File").Text(g.File), app.Td().DataSet("label", "Graph").Text(fmt.Sprint(g.Index)),
 							)
 						}),
 					),

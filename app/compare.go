@@ -66,7 +66,8 @@ func (t *CompareTab) Render() app.UI {
 			app.If(t.Error != "", func() app.UI { return app.P().ID("compare-error").Class("error").Text(t.Error) }),
 		),
 		app.If(len(t.Results) > 0, func() app.UI {
-			return app.Div().Class("columns").Body(
+			// One above the other: the table's seven columns need the width.
+			return app.Div().Body(
 				app.Section().Class("card").Body(app.H2().Text("Accuracy"), app.Div().Class("scroll").TabIndex(0).Aria("label", "Comparison table").Attr("role", "region").Body(t.table())),
 				app.Section().Class("card").Body(app.H2().Text("Chart"), t.chart()),
 			)
@@ -78,7 +79,7 @@ func (t *CompareTab) Render() app.UI {
 // once paired, the tests against WKPI. data-value keeps the raw mean
 // accuracy.
 func (t *CompareTab) table() app.UI {
-	return app.Table().ID("compare-table").DataSet("paired", t.Paired).Body(
+	return app.Table().ID("compare-table").Class("stack").DataSet("paired", t.Paired).Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Text("Method"), app.Th().Text("Accuracy"), app.Th().Text("ROC-AUC"), app.Th().Text("Seconds"),
 			app.Th().Text("Wilcoxon p vs WKPI"), app.Th().Text("Paired t p"),
@@ -91,12 +92,12 @@ func (t *CompareTab) table() app.UI {
 					wp, tp = pValue(m.Paired.WilcoxonP), pValue(m.Paired.TP)
 				}
 				return app.Tr().DataSet("method", m.Name).Body(
-					app.Th().Attr("scope", "row").Text(m.Name),
-					app.Td().Class("accuracy").DataSet("value", m.Accuracy).Text(fmt.Sprintf("%.1f ± %.1f %%", 100*m.Accuracy, 100*m.Std)),
-					app.Td().Class("auc").Text(summaryText(protocol.MetricSummary{Mean: m.ROCAUC, Std: m.ROCAUCStd}, 1, "%.3f ± %.3f")),
-					app.Td().Text(fmt.Sprintf("%.1f", m.Seconds)),
-					app.Td().Text(wp),
-					app.Td().Text(tp),
+					app.Th().Attr("scope", "row").DataSet("label", "Method").Text(m.Name),
+					app.Td().Class("accuracy").DataSet("label", "Accuracy").DataSet("value", m.Accuracy).Text(fmt.Sprintf("%.1f ± %.1f %%", 100*m.Accuracy, 100*m.Std)),
+					app.Td().Class("auc").DataSet("label", "ROC-AUC").Text(summaryText(protocol.MetricSummary{Mean: m.ROCAUC, Std: m.ROCAUCStd}, 1, "%.3f ± %.3f")),
+					app.Td().DataSet("label", "Seconds").Text(fmt.Sprintf("%.1f", m.Seconds)),
+					app.Td().DataSet("label", "Wilcoxon p vs WKPI").Text(wp),
+					app.Td().DataSet("label", "Paired t p").Text(tp),
 				)
 			}),
 		),

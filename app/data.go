@@ -15,13 +15,16 @@ type DataTab struct {
 	app.Compo
 	// File is the molecule file given last, with its choices; nil when
 	// there is none.
-	File      *DataFile
-	Summary   *protocol.Summary
-	Loading   string
-	Error     string
-	Graph     int
-	Drawing   *protocol.Drawing
-	X, Y      []float64
+	File    *DataFile
+	Summary *protocol.Summary
+	Loading string
+	Error   string
+	Graph   int
+	Drawing *protocol.Drawing
+	X, Y    []float64
+	// Picture is RDKit's drawing of the graph when it is a molecule (SVG
+	// text), "" otherwise.
+	Picture   string
 	DrawError string
 	OnDemo    func(name string)
 	OnUpload  func(files app.Value) // a JS array of File
@@ -112,10 +115,20 @@ func (d *DataTab) summary() app.UI {
 			&GraphPicker{ID: "data", Graph: d.Graph, Count: s.Graphs, Names: s.Names, OnGraph: d.OnGraph},
 			app.If(d.DrawError != "", func() app.UI {
 				return app.P().Class("error").Attr("role", "alert").Text(d.DrawError)
+			}).ElseIf(d.Picture != "", func() app.UI {
+				return moleculeView("data-molecule", d.Picture, "Drawn by RDKit as chemists draw it: element symbols, charges and bond orders.")
 			}).Else(func() app.UI {
 				return &GraphView{Drawing: d.Drawing, X: d.X, Y: d.Y}
 			}),
 		),
+	)
+}
+
+// moleculeView shows RDKit's drawing of a molecule with a caption.
+func moleculeView(id, picture, caption string) app.UI {
+	return app.Figure().ID(id).Class("molecule-view").Body(
+		app.Div().Class("molecule").Body(app.Raw(picture)),
+		app.FigCaption().Text(caption),
 	)
 }
 

@@ -55,7 +55,7 @@ func (f *DataFile) Render() app.UI {
 		// A region that may scroll sideways on a narrow screen: focusable,
 		// so that the keyboard scrolls it too.
 		app.Div().Class("scroll").TabIndex(0).Attr("role", "region").Aria("label", capitalise(what)+" of "+f.Name).Body(
-			app.Table().ID("datafile-columns").Class("data-columns").Body(
+			app.Table().ID("datafile-columns").Class("data-columns stack").Body(
 				app.Caption().Text(fmt.Sprintf("The %d %s found, with %s first different values", len(in.Columns), what, plural(len(in.Columns), "its", "their"))),
 				app.THead().Body(app.Tr().Body(
 					app.Th().Scope("col").Text("Name"),
@@ -66,10 +66,10 @@ func (f *DataFile) Render() app.UI {
 				app.TBody().Body(app.Range(in.Columns).Slice(func(i int) app.UI {
 					c := in.Columns[i]
 					return app.Tr().DataSet("column", c.Name).Body(
-						app.Th().Scope("row").Text(c.Name),
-						app.Td().Text(fmt.Sprintf("%d (%d different)", c.Values, c.Distinct)),
-						app.Td().Class("kind").Text(kind(c)),
-						app.Td().Class("examples").Text(examples(c.Examples)),
+						app.Th().Scope("row").DataSet("label", "Name").Text(c.Name),
+						app.Td().DataSet("label", "Values").Text(fmt.Sprintf("%d (%d different)", c.Values, c.Distinct)),
+						app.Td().Class("kind").DataSet("label", "Kind").Text(kind(c)),
+						app.Td().Class("examples").DataSet("label", "Examples").Text(examples(c.Examples)),
 					)
 				})),
 			),

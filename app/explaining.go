@@ -27,6 +27,7 @@ type explainState struct {
 	// picture is RDKit's drawing of a molecule (SVG text); depicting says
 	// RDKit is drawing it, note why the molecule is drawn as a graph.
 	picture   string
+	marks     []AtomMark // where picture has each atom
 	depicting bool
 	note      string
 	// Object URLs of the downloads: the explanation as JSON and CSV, and
@@ -42,7 +43,7 @@ func (r *Root) explainView() *ExplainView {
 	if ex.result == nil || ex.graph != cl.chosen {
 		return nil
 	}
-	return &ExplainView{Explained: ex.result, X: ex.x, Y: ex.y, Picture: ex.picture, Depicting: ex.depicting, Note: ex.note,
+	return &ExplainView{Explained: ex.result, X: ex.x, Y: ex.y, Picture: ex.picture, Marks: ex.marks, Depicting: ex.depicting, Note: ex.note,
 		JSON: ex.jsonURL, CSV: ex.csvURL, SVG: ex.svgURL, Waited: ex.waited}
 }
 
@@ -92,26 +93,36 @@ func (r *Root) showExplanation(ctx app.Context, res *protocol.Explained, x, y []
 	ex.result, ex.x, ex.y = res, x, y
 	ex.jsonURL = r.Backend.ObjectURL(explanationJSON(res.Explanation), "application/json")
 	ex.csvURL = r.Backend.ObjectURL(explanationCSV(res), "text/csv")
-	d, ok := r.Backend.(Depicter)
-	if res.Molecule == "" || !ok {
+	ex.depicting = res.Molecule != "" && r.depict(ctx, depiction(res), func(ctx app.Context, svg string, err error) {
+		if ex.result != res {
+			return // another explanation is shown
+		}
+		ex.depicting = false
+		if err != nil {
+			ex.note = fmt.Sprintf("The molecule is drawn as its graph: %v.", err)
+		} else {
+			ex.picture = depictionSVG(svg, fmt.Sprintf("%s drawn by RDKit, atoms numbered, atoms and bonds coloured by their scores", displayName(res.Prediction)))
+			ex.marks = atomPlaces(svg)
+		}
 		ctx.Defer(r.keepPicture)
-		return
-	}
-	ex.depicting = true
-	d.Depict(depiction(res), func(svg string, err error) {
-		ctx.Dispatch(func(ctx app.Context) {
-			if ex.result != res {
-				return // another explanation is shown
-			}
-			ex.depicting = false
-			if err != nil {
-				ex.note = fmt.Sprintf("The molecule is drawn as its graph: %v.", err)
-			} else {
-				ex.picture = depictionSVG(svg, fmt.Sprintf("%s drawn by RDKit, atoms and bonds coloured by their scores", displayName(res.Prediction)))
-			}
-			ctx.Defer(r.keepPicture)
-		})
 	})
+	if !ex.depicting {
+		ctx.Defer(r.keepPicture)
+	}
+}
+
+// depict has the Backend draw a molecule, if it is a Depicter, and gives
+// done the SVG text or the error in the page's context; it returns false
+// when the Backend draws none.
+func (r *Root) depict(ctx app.Context, d Depiction, done func(ctx app.Context, svg string, err error)) bool {
+	p, ok := r.Backend.(Depicter)
+	if !ok {
+		return false
+	}
+	p.Depict(d, func(svg string, err error) {
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, svg, err) })
+	})
+	return true
 }
 
 // keepPicture makes the SVG download of the picture as the page shows it
@@ -132,12 +143,15 @@ func (r *Root) keepPicture(ctx app.Context) {
 	})
 }
 
+// The size of RDKit's drawing in the Explain view, in pixels.
+const pictureWidth, pictureHeight = 480, 360
+
 // depiction asks for res's molecule with its atoms and bonds in the
 // colours of their scores, as the legend reads them.
 func depiction(res *protocol.Explained) Depiction {
 	ex := res.Explanation
 	nodes, edges := scoreScale(ex)
-	d := Depiction{Molecule: res.Molecule, Width: 480, Height: 360}
+	d := Depiction{Molecule: res.Molecule, Nodes: len(ex.Nodes), Numbers: true, Width: pictureWidth, Height: pictureHeight}
 	for _, n := range ex.Nodes {
 		d.Atoms = append(d.Atoms, unit(scoreRGB(n.Score, nodes)))
 	}

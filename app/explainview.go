@@ -23,15 +23,51 @@ const topPoints = 5
 type ExplainView struct {
 	app.Compo
 	Explained *protocol.Explained
-	X, Y      []float64 // the worker's layout, in [0,1]^2
-	Picture   string    // RDKit's drawing of the molecule (SVG text), "" for none
-	Depicting bool      // RDKit is drawing it
-	Note      string    // why a molecule is drawn as a graph
+	X, Y      []float64  // the worker's layout, in [0,1]^2
+	Picture   string     // RDKit's drawing of the molecule (SVG text), "" for none
+	Marks     []AtomMark // where Picture has each atom
+	Depicting bool       // RDKit is drawing it
+	Note      string     // why a molecule is drawn as a graph
 	// Object URLs of the downloads, "" until made.
 	JSON, CSV, SVG string
 	// Waited is how long the user waited for the explanation, in
 	// milliseconds (0: not known).
 	Waited float64
+
+	// linked is the node the pointer or focus is on, in RDKit's picture
+	// or in the table, which both then mark, when pointed.
+	linked  int
+	pointed bool
+}
+
+// linkedNode is the node pointed at, -1 for none.
+func (v *ExplainView) linkedNode() int {
+	if !v.pointed {
+		return -1
+	}
+	return v.linked
+}
+
+// link handles the pointer or focus coming to node i of the picture or
+// the table (-1: leaving it).
+func (v *ExplainView) link(i int) app.EventHandler {
+	return func(app.Context, app.Event) { v.linked, v.pointed = i, i >= 0 }
+}
+
+// nodeName names node i with its label and score, for screen readers.
+func (v *ExplainView) nodeName(node string) func(int) string {
+	return func(i int) string {
+		s := fmt.Sprintf("%s %d", node, i)
+		if l := v.Explained.Labels; i < len(l) {
+			s += ", " + l[i]
+		}
+		for _, n := range v.Explained.Explanation.Nodes {
+			if n.ID == i {
+				s += fmt.Sprintf(", score %+.4f", n.Score)
+			}
+		}
+		return s
+	}
 }
 
 // explainedIn says how long the user waited and how much of it the
@@ -63,7 +99,10 @@ func (v *ExplainView) Render() app.UI {
 		app.Div().Class("columns").Body(
 			app.Figure().ID("explain-picture").Class("explain-picture").Body(
 				app.If(v.Picture != "", func() app.UI {
-					return app.Div().Class("molecule").Body(app.Raw(v.Picture))
+					return app.Div().Class("molecule").Body(
+						app.Raw(v.Picture),
+						atomRings(v.Marks, pictureWidth, pictureHeight, v.linkedNode(), v.nodeName(node), v.link),
+					)
 				}).Else(func() app.UI { return v.graph(nodeMax, edgeMax) }),
 				app.FigCaption().Body(
 					app.If(v.Depicting, func() app.UI { return app.Span().Class("busy").Text("RDKit is drawing the molecule… ") }),
@@ -114,18 +153,18 @@ func (v *ExplainView) graph(nodeMax, edgeMax float64) app.UI {
 		d.Edges = append(d.Edges, [2]int{e.U, e.V})
 		strokes = append(strokes, css(scoreRGB(e.Score, edgeMax)))
 	}
-	return &GraphView{Drawing: d, X: v.X, Y: v.Y, Values: scores, Fills: fills, Strokes: strokes,
+	return &GraphView{Drawing: d, X: v.X, Y: v.Y, Values: scores, Fills: fills, Strokes: strokes, Numbers: true,
 		Caption: fmt.Sprintf("%s: %d nodes and %d edges coloured by their scores", displayName(res.Prediction), d.N, len(d.Edges))}
 }
 
 func (v *ExplainView) caption(node, edge string) string {
 	switch {
 	case v.Picture != "":
-		return "Drawn by RDKit as chemists draw it; each " + node + " and " + edge + " in the colour of its score."
+		return "Drawn by RDKit as chemists draw it, each " + node + " with its number; each " + node + " and " + edge + " in the colour of its score."
 	case v.Note != "":
 		return v.Note + " Each node and edge in the colour of its score."
 	}
-	return "The graph's layout; each " + node + " and " + edge + " in the colour of its score."
+	return "The graph's layout, each " + node + " with its number; each " + node + " and " + edge + " in the colour of its score."
 }
 
 // topNodes lists the nodes that count most, in words: the picture's
@@ -135,8 +174,12 @@ func (v *ExplainView) topNodes(node string) app.UI {
 	nodes := slices.Clone(res.Explanation.Nodes)
 	slices.SortStableFunc(nodes, func(a, b protocol.NodeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 	nodes = nodes[:min(len(nodes), topPoints)]
+	caption := fmt.Sprintf("The %d %ss that count most", len(nodes), node)
+	if v.Picture != "" {
+		caption += fmt.Sprintf("; pointing at a row marks its %s in the picture", node)
+	}
 	return app.Table().ID("explain-nodes").Body(
-		app.Caption().Text(fmt.Sprintf("The %d %ss that count most", len(nodes), node)),
+		app.Caption().Text(caption),
 		app.THead().Body(app.Tr().Body(app.Th().Text(strings.ToUpper(node[:1])+node[1:]), app.Th().Text("Label"), app.Th().Text("Score"))),
 		app.TBody().Body(app.Range(nodes).Slice(func(i int) app.UI {
 			n := nodes[i]
@@ -144,7 +187,12 @@ func (v *ExplainView) topNodes(node string) app.UI {
 			if n.ID < len(res.Labels) {
 				label = res.Labels[n.ID]
 			}
-			return app.Tr().Body(app.Td().Text(fmt.Sprint(n.ID)), app.Td().Text(label), app.Td().Text(fmt.Sprintf("%+.4f", n.Score)))
+			row := app.Tr().DataSet("atom", n.ID).TabIndex(0).
+				OnMouseEnter(v.link(n.ID)).OnFocus(v.link(n.ID)).OnMouseLeave(v.link(-1)).OnBlur(v.link(-1))
+			if n.ID == v.linkedNode() {
+				row.Class("linked")
+			}
+			return row.Body(app.Td().Text(fmt.Sprint(n.ID)), app.Td().Text(label), app.Td().Text(fmt.Sprintf("%+.4f", n.Score)))
 		})),
 	)
 }
@@ -253,7 +301,7 @@ func (v *ExplainView) diagrams(towards string) app.UI {
 				)
 			}),
 		),
-		app.Table().ID("explain-points").Body(
+		app.Table().ID("explain-points").Class("stack").Body(
 			app.Caption().Text(fmt.Sprintf("The %d diagram points that count most", len(ranked))),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text("#"), app.Th().Text("Descriptor"), app.Th().Text("Diagram"), app.Th().Text("Birth"),
@@ -262,9 +310,10 @@ func (v *ExplainView) diagrams(towards string) app.UI {
 			app.TBody().Body(app.Range(ranked).Slice(func(r int) app.UI {
 				p := ex.Points[ranked[r]]
 				return app.Tr().Body(
-					app.Td().Text(fmt.Sprintf("#%d", r+1)), app.Td().Text(p.Descriptor), app.Td().Text(p.Diagram),
-					app.Td().Text(fmt.Sprintf("%.4g", p.Birth)), app.Td().Text(fmt.Sprintf("%.4g", p.Death)),
-					app.Td().Text(fmt.Sprintf("%+.4f", p.Score)), app.Td().Class("made-by").Text(madeBy(p)),
+					app.Td().DataSet("label", "#").Text(fmt.Sprintf("#%d", r+1)), app.Td().DataSet("label", "Descriptor").Text(p.Descriptor),
+					app.Td().DataSet("label", "Diagram").Text(p.Diagram), app.Td().DataSet("label", "Birth").Text(fmt.Sprintf("%.4g", p.Birth)),
+					app.Td().DataSet("label", "Death").Text(fmt.Sprintf("%.4g", p.Death)), app.Td().DataSet("label", "Score").Text(fmt.Sprintf("%+.4f", p.Score)),
+					app.Td().Class("made-by").DataSet("label", "Made by").Text(madeBy(p)),
 				)
 			})),
 		),

@@ -22,12 +22,18 @@ var Descriptors = [][2]string{
 // classifier sees it, one view per channel.
 type ExploreTab struct {
 	app.Compo
-	Summary      *protocol.Summary
-	Graph        int
-	Descriptor   string
-	Drawing      *protocol.Drawing
-	X, Y         []float64
-	Values       []float64
+	Summary    *protocol.Summary
+	Graph      int
+	Descriptor string
+	Drawing    *protocol.Drawing
+	X, Y       []float64
+	Values     []float64
+	// Picture is RDKit's drawing of the graph when it is a molecule, its
+	// atoms in the colours of Values (SVG text); "" otherwise.
+	Picture string
+	// Plain is RDKit's drawing of the molecule without colours, shown
+	// while the values are computed; "" otherwise.
+	Plain        string
 	Explored     *protocol.Explored
 	Image        []float64 // all channels, concatenated
 	Running      bool
@@ -81,7 +87,12 @@ func (t *ExploreTab) Render() app.UI {
 		app.Div().Class("columns three").Body(
 			app.Section().Class("card").Body(
 				app.H2().Text("Graph"),
-				app.If(current, func() app.UI {
+				app.If(current && t.Picture != "", func() app.UI {
+					return moleculeView("explore-molecule", t.Picture,
+						fmt.Sprintf("Graph %d coloured by %s (dark low, bright high), drawn by RDKit; the colours are lightened under the element symbols.", t.Graph, t.Descriptor))
+				}).ElseIf(!current && t.Plain != "", func() app.UI {
+					return moleculeView("explore-molecule", t.Plain, fmt.Sprintf("Graph %d drawn by RDKit.", t.Graph))
+				}).ElseIf(current, func() app.UI {
 					return &GraphView{Drawing: t.Drawing, X: t.X, Y: t.Y, Values: t.Values,
 						Caption: fmt.Sprintf("Graph %d coloured by %s (dark low, bright high)", t.Graph, t.Descriptor)}
 				}).Else(func() app.UI {

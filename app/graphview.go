@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,7 +21,9 @@ type GraphView struct {
 	// edge (in Drawing.Edges' order), as the Explain view colours scores.
 	// They are inline styles, so a copy of the drawing keeps them.
 	Fills, Strokes []string
-	Caption        string
+	// Numbers writes each node's number (from 0) beside it.
+	Numbers bool
+	Caption string
 }
 
 // labelPalette colours node labels (Okabe-Ito, colour-blind safe).
@@ -32,16 +35,13 @@ func (v *GraphView) Render() app.UI {
 	if d == nil || len(v.X) != d.N || len(v.Y) != d.N {
 		return app.Div().Class("graph-view empty").Text("Drawing…")
 	}
-	lo, hi, _ := span(v.Values)
+	scale := valueScale(v.Values)
 	colourOf := func(i int) string {
 		if len(v.Fills) == d.N {
 			return v.Fills[i]
 		}
 		if len(v.Values) == d.N {
-			if hi > lo {
-				return colour((v.Values[i] - lo) / (hi - lo))
-			}
-			return colour(0.5)
+			return css(scale(v.Values[i]))
 		}
 		return labelColour(d.Labels, i)
 	}
@@ -75,9 +75,26 @@ func (v *GraphView) Render() app.UI {
 				}
 				return node.Body(svg("title").Text(nodeTitle(d, v.Values, i)))
 			}),
+			app.If(v.Numbers, func() app.UI {
+				return svg("g").Class("numbers").Body(app.Range(v.X).Slice(func(i int) app.UI {
+					return svg("text").Attr("x", num(100*v.X[i]+r)).Attr("y", num(100*v.Y[i]-r)).Text(fmt.Sprint(i))
+				}))
+			}),
 		),
 		app.FigCaption().Text(title),
 	)
+}
+
+// valueScale colours values on the viridis scale from the smallest of
+// values (dark) to their largest (bright); all equal, in its middle.
+func valueScale(values []float64) func(float64) color.RGBA {
+	lo, hi, _ := span(values)
+	return func(x float64) color.RGBA {
+		if hi > lo {
+			return viridisRGB((x - lo) / (hi - lo))
+		}
+		return viridisRGB(0.5)
+	}
 }
 
 func labelColour(labels []string, i int) string {

@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -15,6 +16,8 @@ import (
 // Any of them may be nil.
 type jobCalls struct {
 	Progress func(ctx app.Context, stage string, done, total int)
+	// Status gets a progress event's Status, when the worker sent one.
+	Status func(ctx app.Context, s progress.Status)
 	// Fold gets a piece of the result ahead of Done (pool.Handler.Partial).
 	Fold func(ctx app.Context, resp protocol.Response)
 	Done func(ctx app.Context, resp protocol.Response)
@@ -100,6 +103,13 @@ func (r *Root) run(ctx app.Context, s *slot, req protocol.Request, on jobCalls) 
 			answer(false, func(ctx app.Context) {
 				if on.Progress != nil {
 					on.Progress(ctx, stage, done, total)
+				}
+			})
+		},
+		Status: func(st progress.Status) {
+			answer(false, func(ctx app.Context) {
+				if on.Status != nil {
+					on.Status(ctx, st)
 				}
 			})
 		},

@@ -22,6 +22,10 @@ type dataState struct {
 	graph   int // the graph picked
 	drawing *protocol.Drawing
 	x, y    []float64
+	// picture is RDKit's drawing of the graph when it is a molecule (SVG
+	// text), "" until drawn and for other graphs, which are drawn from
+	// their layout.
+	picture string
 	drawErr string
 	draw    slot       // the drawing of the graph picked
 	file    *fileState // the molecule file given last; nil when none; set with setFile
@@ -45,7 +49,7 @@ func (r *Root) dataTab() app.UI {
 	d := &r.data
 	t := &DataTab{
 		Summary: d.summary, Loading: d.loading, Error: d.err,
-		Graph: d.graph, Drawing: d.drawing, X: d.x, Y: d.y, DrawError: d.drawErr,
+		Graph: d.graph, Drawing: d.drawing, X: d.x, Y: d.y, Picture: d.picture, DrawError: d.drawErr,
 		OnDemo:   func(name string) { r.act(func(ctx app.Context) { r.demo(ctx, name) }) },
 		OnUpload: func(files app.Value) { r.act(func(ctx app.Context) { r.upload(ctx, files) }) },
 		OnGraph:  func(i int) { r.act(func(ctx app.Context) { r.pickGraph(ctx, i) }) },
@@ -296,13 +300,38 @@ func (r *Root) load(ctx app.Context, key string) {
 	})
 }
 
+// depictGraph has RDKit draw the graph shown when it is a molecule; the
+// graph's layout stands meanwhile and if RDKit cannot.
+func (r *Root) depictGraph(ctx app.Context) {
+	d := &r.data
+	dr := d.drawing
+	if dr == nil || dr.Molecule == "" {
+		return
+	}
+	dep := Depiction{Molecule: dr.Molecule, LayOut: dr.LayOut, Nodes: dr.N, Width: moleculeSize, Height: moleculeSize}
+	r.depict(ctx, dep, func(ctx app.Context, svg string, err error) {
+		if d.drawing == dr && err == nil {
+			d.picture = depictionSVG(svg, moleculeLabel(dr))
+		}
+	})
+}
+
+// moleculeSize is the side of RDKit's drawings of the Data and Explore
+// tabs, in pixels: square, as the graphs' layouts are.
+const moleculeSize = 400
+
+// moleculeLabel names a molecule's drawing for screen readers.
+func moleculeLabel(d *protocol.Drawing) string {
+	return fmt.Sprintf("Graph %d (class %s) drawn by RDKit as a molecule: %d atoms, %d bonds", d.Graph, d.Class, d.N, len(d.Edges))
+}
+
 func (r *Root) pickGraph(ctx app.Context, i int) {
 	d := &r.data
 	if d.summary == nil || i < 0 || i >= d.summary.Graphs {
 		return
 	}
 	if d.drawing != nil && d.drawing.Graph != i {
-		d.drawing, d.x, d.y = nil, nil, nil // show "Drawing…", not the previous graph
+		d.drawing, d.x, d.y, d.picture = nil, nil, nil, "" // show "Drawing…", not the previous graph
 	}
 	d.graph, d.drawErr = i, ""
 	// A drawing is quick: the one of the graph picked before runs on
@@ -310,7 +339,9 @@ func (r *Root) pickGraph(ctx app.Context, i int) {
 	d.draw.forget()
 	r.run(ctx, &d.draw, protocol.Request{Kind: protocol.Draw, Dataset: d.key, Graph: i}, jobCalls{
 		Done: func(ctx app.Context, resp protocol.Response) {
-			d.drawing, d.x, d.y = resp.Drawing, resp.Arrays["x"], resp.Arrays["y"]
+			d.drawing, d.x, d.y, d.picture = resp.Drawing, resp.Arrays["x"], resp.Arrays["y"], ""
+			r.depictGraph(ctx)
+			r.depictExplored(ctx)
 		},
 		Fail: func(ctx app.Context, err error) { d.drawErr = err.Error() },
 	})

@@ -84,7 +84,7 @@ func (m *ModelsTab) Render() app.UI {
 func (m *ModelsTab) list() app.UI {
 	return app.Section().Class("card").ID("model-list").Body(
 		app.H2().Text("Kept models"),
-		scroller("Kept models").Body(app.Table().Body(
+		scroller("Kept models").Body(app.Table().Class("stack").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text("Name"), app.Th().Text("Dataset"), app.Th().Text("Settings"), app.Th().Text("CV accuracy"), app.Th().Text("Size"), app.Th().Text("Actions"),
 			)),
@@ -96,12 +96,12 @@ func (m *ModelsTab) list() app.UI {
 						acc = fmt.Sprintf("%.1f %%", 100*k.Accuracy)
 					}
 					return app.Tr().DataSet("name", k.Name).Body(
-						app.Td().Class("model-name").Text(k.Name),
-						app.Td().Text(k.Info.Dataset),
-						app.Td().Text(fmt.Sprintf("%s, m %d, σ %g, C %g", descriptorSet(k.Info), k.Info.M, k.Info.Sigma, k.Info.C)),
-						app.Td().Class("model-accuracy").Text(acc),
-						app.Td().Class("model-size").Text(sizeLabel(k.Bytes)),
-						app.Td().Body(
+						app.Td().Class("model-name").DataSet("label", "Name").Text(k.Name),
+						app.Td().DataSet("label", "Dataset").Text(k.Info.Dataset),
+						app.Td().DataSet("label", "Settings").Text(fmt.Sprintf("%s, m %d, σ %g, C %g", descriptorSet(k.Info), k.Info.M, k.Info.Sigma, k.Info.C)),
+						app.Td().Class("model-accuracy").DataSet("label", "CV accuracy").Text(acc),
+						app.Td().Class("model-size").DataSet("label", "Size").Text(sizeLabel(k.Bytes)),
+						app.Td().Class("actions").DataSet("label", "Actions").Body(
 							app.If(k.Current, func() app.UI { return app.Span().Class("pill").Text("in use") }).Else(func() app.UI {
 								return app.Button().Class("small secondary use").Text("Use").Aria("label", "Use "+k.Name).
 									OnClick(func(app.Context, app.Event) {

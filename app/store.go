@@ -318,7 +318,7 @@ func (r *Root) restoreRun() {
 
 // run rebuilds the finished cvRun that s saved.
 func (s *savedRun) run() *cvRun {
-	return &cvRun{modelDone: true, units: len(s.Folds) + 1, used: s.Used,
+	return &cvRun{fraction: 1, units: len(s.Folds) + 1, used: s.Used,
 		folds: s.Folds, report: s.Report, test: s.Test, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
 		tally: Tally{Done: len(s.Folds), Total: len(s.Folds)}, restored: true}
 }

@@ -350,7 +350,7 @@ func TestKeptModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := back.run()
-	if len(c.jobs.ids) != 0 || !c.modelDone || !c.restored || c.finished() != c.units || c.report.Folds[0].Accuracy != 1 || c.after[0] != 2 ||
+	if len(c.jobs.ids) != 0 || c.fraction != 1 || !c.restored || c.report.Folds[0].Accuracy != 1 || c.after[0] != 2 ||
 		!reflect.DeepEqual(c.test, &test) {
 		t.Errorf("restored run %+v", c)
 	}

@@ -197,7 +197,7 @@ func accuracy(id string, r protocol.Result) app.UI {
 // foldTable lists the folds; chosen adds the setting each fold chose (by
 // a search over a grid, or the SVM's kernel and C by inner CV).
 func foldTable(folds []protocol.Fold, chosen bool) app.UI {
-	return app.Table().ID("fold-table").Body(
+	return app.Table().ID("fold-table").Class("stack").Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Text("Fold"), app.Th().Text("Learned"), app.Th().Text("Baseline"),
 			app.Th().Text("Learned − baseline"),
@@ -208,18 +208,18 @@ func foldTable(folds []protocol.Fold, chosen bool) app.UI {
 			app.Range(folds).Slice(func(i int) app.UI {
 				f := folds[i]
 				return app.Tr().Body(
-					app.Td().Text(fmt.Sprint(f.Index+1)),
-					app.Td().Text(fmt.Sprintf("%.1f %%", 100*f.Accuracy)),
-					app.Td().Text(fmt.Sprintf("%.1f %%", 100*f.Baseline)),
-					app.Td().Class("diff").Text(fmt.Sprintf("%+.1f", 100*(f.Accuracy-f.Baseline))),
+					app.Td().DataSet("label", "Fold").Text(fmt.Sprint(f.Index+1)),
+					app.Td().DataSet("label", "Learned").Text(fmt.Sprintf("%.1f %%", 100*f.Accuracy)),
+					app.Td().DataSet("label", "Baseline").Text(fmt.Sprintf("%.1f %%", 100*f.Baseline)),
+					app.Td().Class("diff").DataSet("label", "Learned − baseline").Text(fmt.Sprintf("%+.1f", 100*(f.Accuracy-f.Baseline))),
 					app.If(chosen, func() app.UI {
 						text := fmt.Sprintf("m %d, σ %g, C %g", f.Config.Learn.M, f.Config.Sigma, f.Config.C)
 						if f.Config.Gauss > 0 {
 							text += ", Gaussian"
 						}
-						return app.Td().Text(text)
+						return app.Td().DataSet("label", "Chosen").Text(text)
 					}),
-					app.Td().Text(stopReason(f.Trace.Converged, f.Trace.Iterations, nil)),
+					app.Td().DataSet("label", "Learning stopped").Text(stopReason(f.Trace.Converged, f.Trace.Iterations, nil)),
 				)
 			}),
 		),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
@@ -33,9 +34,10 @@ type trainState struct {
 // and the merge of the folds' parts.
 type cvRun struct {
 	jobs      slot // the run's jobs still running (a restored run's: its test)
-	modelDone bool
-	units     int // folds + the final training
+	units     int  // folds + the final training
 	start     time.Time
+	run       *progress.Run     // the jobs' progress, the final training last
+	fraction  float64           // of the run's work done, as the bar shows it
 	parts     []protocol.CVPart // of the jobs that finished
 	folds     []protocol.Fold   // every fold finished so far, once each, by index
 	tally     Tally
@@ -127,7 +129,7 @@ func (r *Root) trainTab() app.UI {
 	}
 	if c := tr.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = c.jobs.busy() && !c.restored, c.stage, c.eta, c.err
-		t.Fraction = float64(c.finished()) / float64(c.units)
+		t.Fraction = c.fraction
 		t.Folds, t.Tally, t.Report, t.Test = c.folds, c.tally, c.report, c.test
 		if c.units > 1 { // a run that started, not a refusal
 			t.Used, t.Restored = &c.used, c.restored
@@ -192,6 +194,7 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 	// not answer.
 	fail := func(ctx app.Context, err error) { r.cancelCV("The run failed: " + err.Error()) }
 	chunks := min(max(r.Backend.Size(), 1), folds)
+	c.run = progress.NewRun(chunks+1, c.start)
 	for k := range chunks {
 		t := form
 		t.Only = nil
@@ -206,16 +209,17 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 					c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
 				}
 			},
+			Status: func(ctx app.Context, s progress.Status) { c.progressed(k, s) },
 			Fold: func(ctx app.Context, resp protocol.Response) {
 				if resp.Fold != nil {
 					c.addFold(*resp.Fold)
-					r.estimate(c)
 				}
 			},
 			Done: func(ctx app.Context, resp protocol.Response) {
 				if c.addPart(resp.CV) {
 					r.mergeCV(ctx, c, c.parts)
 				}
+				c.jobFinished(k)
 				r.jobDone(c)
 			},
 			Fail: fail,
@@ -225,11 +229,12 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		Progress: func(ctx app.Context, stage string, done, total int) {
 			c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
 		},
+		Status: func(ctx app.Context, s progress.Status) { c.progressed(chunks, s) },
 		Done: func(ctx app.Context, resp protocol.Response) {
 			c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
 			used := c.used
 			r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
-			c.modelDone = true
+			c.jobFinished(chunks)
 			r.jobDone(c)
 		},
 		Fail: fail,
@@ -318,10 +323,8 @@ func list(folds []int) string {
 	return strings.Join(s, ",")
 }
 
-// jobDone updates the estimate once a job of run c ended (and left
-// c.jobs), and ends the run after its last job.
+// jobDone ends run c after its last job (which left c.jobs).
 func (r *Root) jobDone(c *cvRun) {
-	r.estimate(c)
 	if !c.jobs.busy() {
 		c.stage, c.eta = "", ""
 		c.seconds = time.Since(c.start).Seconds()
@@ -330,24 +333,6 @@ func (r *Root) jobDone(c *cvRun) {
 			r.keepEvaluation(m, c.report.Learned)
 		}
 		r.saveRun(c)
-	}
-}
-
-// finished counts the finished units: folds and the final model.
-func (c *cvRun) finished() int {
-	n := len(c.folds)
-	if c.modelDone {
-		n++
-	}
-	return n
-}
-
-// estimate puts the time left at the rate of the units finished so far.
-func (r *Root) estimate(c *cvRun) {
-	if done := c.finished(); done > 0 && done < c.units {
-		elapsed := time.Since(c.start)
-		left := time.Duration(float64(elapsed) / float64(done) * float64(c.units-done))
-		c.eta = fmt.Sprintf("%d of %d done, about %s left", done, c.units, left.Round(time.Second))
 	}
 }
 

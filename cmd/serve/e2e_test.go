@@ -220,7 +220,8 @@ func TestBrowser(t *testing.T) {
 		textContains("#summary-graphs", "188 graphs"),
 		textContains("#summary-classes", "2 classes"),
 		textContains("#summary-classes", "-1 × 63"),
-		chromedp.WaitVisible(chromedp.CSS(".graph-view svg circle")),
+		// A molecule: its layout, then RDKit's drawing.
+		chromedp.WaitVisible(chromedp.CSS(".graph-view svg circle, .molecule-view svg")),
 		screenshot("data"),
 	)
 

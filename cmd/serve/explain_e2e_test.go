@@ -282,7 +282,7 @@ func TestBrowserExplain(t *testing.T) {
 	atoms := value[[]atom](t, ctx, `[...document.querySelectorAll("#explain .molecule svg ellipse")].map(e => ({
 		atom: Number(e.getAttribute("class").match(/atom-(\d+)/)[1]),
 		rgb: getComputedStyle(e).fill.match(/\d+/g).map(Number)}))`)
-	labelled := value[[]int](t, ctx, `[...new Set([...document.querySelectorAll("#explain .molecule svg path")]
+	labelled := value[[]int](t, ctx, `[...new Set([...document.querySelectorAll("#explain .molecule svg path, #explain .molecule svg text:not(.note)")]
 		.map(p => p.getAttribute("class") || "").filter(c => /^atom-\d+$/.test(c)).map(c => Number(c.slice(5))))].sort()`)
 	indices := value[[]int](t, ctx, `[...new Set([...document.querySelectorAll("#explain .molecule svg [class*=atom-]")]
 		.flatMap(e => [...e.getAttribute("class").matchAll(/atom-(\d+)/g)].map(m => Number(m[1]))))]`)

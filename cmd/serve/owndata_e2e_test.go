@@ -131,7 +131,8 @@ func TestBrowserOwnData(t *testing.T) {
 		textContains("#summary-source", "first_200.props.sdf: an SD file of 200 records"),
 		textContains("#summary-target", "AMW, cut at "+cut),
 		textContains("#data-graph-name", ds.Names[0]),
-		chromedp.WaitVisible(chromedp.CSS(".graph-view svg circle")),
+		// A molecule: its layout, then RDKit's drawing.
+		chromedp.WaitVisible(chromedp.CSS(".graph-view svg circle, .molecule-view svg")),
 		// The menu still shows the target loaded.
 		until(`document.querySelector("#data-target").selectedOptions[0].textContent === "AMW"`),
 		screenshot("owndata"),

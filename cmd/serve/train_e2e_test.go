@@ -64,7 +64,9 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 			new MutationObserver(() => {
 				const s = {rows: document.querySelectorAll("#fold-table tbody tr").length,
 					tally: Number(document.querySelector("#train-tally")?.dataset.done ?? -1),
-					running: !!document.querySelector("#train-progress"), merged: !!document.querySelector("#acc-baseline")};
+					running: !!document.querySelector("#train-progress"), merged: !!document.querySelector("#acc-baseline"),
+					bar: Number(document.querySelector("#train-progress progress")?.value ?? -1),
+					eta: document.querySelector("#train-eta")?.textContent ?? "", at: Math.round(performance.now())};
 				const last = window.foldStates.at(-1);
 				if (!last || JSON.stringify(last) !== JSON.stringify(s)) window.foldStates.push(s);
 			}).observe(document.body, {childList: true, subtree: true, attributes: true, characterData: true});
@@ -95,12 +97,41 @@ func trainAndClassify(t *testing.T, ctx context.Context) {
 	workers := value[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 4)`)
 	t.Logf("BENCH browser 10-fold CV + final model on MUTAG (pool of %d workers): %.1f s", workers, time.Since(start).Seconds())
 	type foldState struct {
-		Rows    int  `json:"rows"`
-		Tally   int  `json:"tally"`
-		Running bool `json:"running"`
-		Merged  bool `json:"merged"`
+		Rows    int     `json:"rows"`
+		Tally   int     `json:"tally"`
+		Running bool    `json:"running"`
+		Merged  bool    `json:"merged"`
+		Bar     float64 `json:"bar"`
+		ETA     string  `json:"eta"`
+		At      float64 `json:"at"` // ms
 	}
 	states := value[[]foldState](t, ctx, `window.foldStates`)
+	// The bar never goes back, moves within the first seconds, and says
+	// how much is done and how long is left from the workers' Statuses.
+	var bar, shown, moved float64
+	estimates := 0
+	for _, s := range states {
+		if !s.Running || s.Bar < 0 {
+			continue
+		}
+		if s.Bar < bar {
+			t.Errorf("the bar went back from %g to %g (%q)", bar, s.Bar, s.ETA)
+		}
+		bar = s.Bar
+		if shown == 0 {
+			shown = s.At
+		}
+		if moved == 0 && s.Bar > 0 {
+			moved = s.At
+		}
+		if strings.Contains(s.ETA, "% done, about ") {
+			estimates++
+		}
+	}
+	t.Logf("the bar moved %.1f s after it showed; %d states with a time left, the last bar %g", (moved-shown)/1000, estimates, bar)
+	if moved == 0 || moved-shown > 10000 || estimates == 0 {
+		t.Errorf("the bar moved %.1f s after it showed, %d time-left texts; want a move within 10 s and time left", (moved-shown)/1000, estimates)
+	}
 	var early []int // row counts shown while the CV ran, before the merge
 	counts := map[int]bool{}
 	for _, s := range states {

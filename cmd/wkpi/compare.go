@@ -66,7 +66,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 		}
 		o.WKPIGrid = &eval.Grid{Ms: g.M, Sigmas: g.Sigma, Cs: g.C}
 	}
-	prog := progressFor(c.progress, stderr)
+	prog := progressFor(c.progress, stderr, nil)
 	set, err := features.Compute(ctx, ds, u.Features, prog)
 	if err != nil {
 		return err

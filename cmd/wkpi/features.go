@@ -125,7 +125,7 @@ func runDiagrams(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return err
 	}
 	defer c.profiles.stop(&err)
-	diags, err := features.Diagrams(ctx, ds.Graphs, u.Features, progressFor(c.progress, stderr))
+	diags, err := features.Diagrams(ctx, ds.Graphs, u.Features, progressFor(c.progress, stderr, nil))
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	if err != nil {
 		return err
 	}
-	set, err := features.Compute(ctx, ds, s, progressFor(c.progress, stderr))
+	set, err := features.Compute(ctx, ds, s, progressFor(c.progress, stderr, nil))
 	if err != nil {
 		return err
 	}

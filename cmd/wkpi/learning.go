@@ -79,7 +79,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err != nil {
 		return err
 	}
-	prog := progressFor(c.progress, stderr)
+	// The job's stages, planned again once the images say whether the
+	// pair table fits; a shard's are not known.
+	var tracker *progress.Tracker
+	if shard == nil {
+		tracker = trackerFor(u.Work(len(ds.Graphs), 0, false, nil))
+	}
+	prog := progressFor(c.progress, stderr, tracker)
 	// The size-aware candidate of the automatic choice, built on the
 	// first run that needs it and kept for the next repeats; with one
 	// repeat it is not kept, so that its images (NCI1: 0.3 GB) go once no
@@ -89,7 +95,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		sizeAware = keepSizeAware()
 	}
 	p := u.Protocol(sizeAware)
-	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: u.Spec.Labels, Features: c.featureCache(ctx, u, ds, prog)}
+	features := c.featureCache(ctx, u, ds, prog)
+	if tracker != nil && !u.Spec.Labels {
+		w, err := features(nil) // kept by the cache for the folds
+		if err != nil {
+			return err
+		}
+		tracker.Plan(u.Work(len(ds.Graphs), 0, false, w))
+	}
+	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: u.Spec.Labels, Features: features}
 	var reports []eval.Report
 	for r := range u.Spec.Repeats {
 		plan := u.Plan(r)
@@ -116,7 +130,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err := printReports(stdout, ds, u.Mode(), reports); err != nil || own.model == "" {
 		return err
 	}
-	m, err := trainOnAll(ctx, c, u, ds, stderr, prog)
+	m, err := trainOnAll(ctx, c, u, ds, stderr)
 	if err != nil {
 		return err
 	}
@@ -327,7 +341,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if c.out == "" {
 		return fmt.Errorf("-out model.json is required")
 	}
-	m, err := trainOnAll(ctx, c, u, ds, stderr, progressFor(c.progress, stderr))
+	m, err := trainOnAll(ctx, c, u, ds, stderr)
 	if err != nil {
 		return err
 	}
@@ -336,8 +350,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 
 // trainOnAll trains the model of settings u on every graph of ds, as
 // wkpi train does (with the automatic choice of images when u asks for
-// it).
-func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, stderr io.Writer, prog progress.Func) (*model.Model, error) {
+// it), with a progress line of its own stages.
+func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, stderr io.Writer) (*model.Model, error) {
+	tracker := trackerFor(u.Work(len(ds.Graphs), 0, true, nil))
+	prog := progressFor(c.progress, stderr, tracker)
 	s, err := c.featuresFor(u, ds, nil)
 	if err != nil {
 		return nil, err
@@ -345,6 +361,9 @@ func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.D
 	w, err := prepareFor(ctx, s, ds, prog)
 	if err != nil {
 		return nil, err
+	}
+	if tracker != nil {
+		tracker.Plan(u.Work(len(ds.Graphs), 0, true, w))
 	}
 	cfg := u.Config
 	var m *model.Model

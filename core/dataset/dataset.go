@@ -245,6 +245,7 @@ func fromRecords(name string, f *graphfile.File, o Options) (*graph.Dataset, *Re
 		}
 		ds.Graphs = append(ds.Graphs, r.Graph)
 		ds.Names = append(ds.Names, r.Name)
+		ds.Molecules = append(ds.Molecules, r.Molecule)
 		raw = append(raw, v)
 		where = append(where, valueWhere(r, target))
 	}
@@ -444,7 +445,18 @@ func Median(values []float64) float64 {
 	if n%2 == 1 {
 		return s[n/2]
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	lo, hi := s[n/2-1], s[n/2]
+	m := (lo + hi) / 2
+	// The mean of the two middle values in its shortest decimal form
+	// (6.44, not 6.4399999999999995), so that a proposed cut reads as a
+	// person would write it; it splits the values as the mean does.
+	for digits := 1; digits < 17; digits++ {
+		r, err := strconv.ParseFloat(strconv.FormatFloat(m, 'g', digits, 64), 64)
+		if err == nil && math.Abs(r-m) <= 1e-12*math.Abs(m) && (lo == hi || (lo < r && r <= hi)) {
+			return r
+		}
+	}
+	return m
 }
 
 // CutClasses names the two classes of target cut at the threshold x:

@@ -54,6 +54,8 @@ func TestTable(t *testing.T) {
 		Labels:  []int{0, 1, 0},
 		Classes: []string{"active", "inactive"},
 		Names:   []string{"m1", "m2", "row 3"},
+		// Each molecule as the table writes it, for drawing.
+		Molecules: []string{"CCO", "c1ccccc1", "C=O"},
 	}
 	if !reflect.DeepEqual(ds, want) {
 		t.Errorf("got %+v\nwant %+v", ds, want)
@@ -89,6 +91,24 @@ func TestThreshold(t *testing.T) {
 	}
 	if m := dataset.Median([]float64{3, 1, 2}); m != 2 {
 		t.Errorf("median %v", m)
+	}
+	// An even count: the mean of the middle two in its shortest decimal
+	// form ((6.43 + 6.45) / 2 is 6.4399999999999995 in float64), which
+	// splits the values as the mean does.
+	for _, c := range []struct {
+		values []float64
+		want   float64
+	}{
+		{[]float64{6.45, 6.43}, 6.44},
+		{[]float64{0.1, 0.2}, 0.15},
+		{[]float64{1, 2, 9, 0}, 1.5},
+		{[]float64{5, 5}, 5},
+		{[]float64{1e-300, 3e-300}, 2e-300},
+		{[]float64{1, math.Nextafter(1, 2)}, (1 + math.Nextafter(1, 2)) / 2},
+	} {
+		if m := dataset.Median(c.values); m != c.want {
+			t.Errorf("median of %v: %v, want %v", c.values, m, c.want)
+		}
 	}
 }
 

@@ -66,7 +66,7 @@ type Choice struct {
 // of the paired differences; of several that do, the largest mean gain
 // wins.
 func Choose(ctx context.Context, cands []Candidate, train []int, o ChoiceOptions) (Choice, error) {
-	chs, err := chooseAll(ctx, cands, train, [][]int{train}, o)
+	chs, err := chooseAll(ctx, cands, train, [][]int{train}, o, nil)
 	if err != nil {
 		return Choice{}, err
 	}
@@ -78,7 +78,9 @@ func Choose(ctx context.Context, cands []Candidate, train []int, o ChoiceOptions
 // when pool is larger; all of it otherwise) serves them all, each
 // training set scoring its part of it, so that every candidate's kernels
 // for all the training sets come from one pass over the sample's pairs.
-func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]int, o ChoiceOptions) ([]Choice, error) {
+// prog hears of the candidates' kernels and of the pair table's
+// construction.
+func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]int, o ChoiceOptions, prog progress.Func) ([]Choice, error) {
 	if len(cands) == 0 {
 		return nil, errors.New("eval: no candidate to choose from")
 	}
@@ -116,11 +118,22 @@ func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]in
 	for t := range chs {
 		chs[t].Inner = make([][]float64, len(cands))
 	}
+	// "choice" counts the pairs of the candidates' kernels, most of the
+	// work; the pair table's construction reports as "pairs", before.
+	per := len(sample) * (len(sample) - 1) / 2
+	work := len(cands) * per
 	for c, cand := range cands {
 		if err := cand.W.ensure(sample); err != nil {
 			return nil, err
 		}
-		grams, err := cand.grams(ctx, trains, sample, c == 0)
+		grams, err := cand.grams(ctx, trains, sample, c == 0, func(stage string, done, total int) {
+			switch stage {
+			case "pairs":
+				prog.Report(stage, done, total)
+			case "gram":
+				prog.Report("choice", c*per+done, work)
+			}
+		})
 		if err != nil {
 			return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
 		}
@@ -129,6 +142,7 @@ func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]in
 				return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
 			}
 		}
+		prog.Report("choice", (c+1)*per, work)
 	}
 	for t := range chs {
 		chs[t].Chosen = chs[t].clearWinner(o)
@@ -175,7 +189,7 @@ func (o ChoiceOptions) withDefaults() ChoiceOptions {
 // CV would build it); the others' from their table only if one is already
 // built, and otherwise directly in one pass for all training sets, so
 // that a candidate that loses costs no table's memory.
-func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, first bool) ([][][]float64, error) {
+func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, first bool, prog progress.Func) ([][][]float64, error) {
 	mixes := make([]kernel.Mixture, len(trains))
 	for t, train := range trains {
 		var err error
@@ -183,10 +197,10 @@ func (c Candidate) grams(ctx context.Context, trains [][]int, sample []int, firs
 			return nil, err
 		}
 	}
-	var p pairs = directPairs{images: c.W.Set.Images, sigma: c.Config.Sigma, variant: c.Config.Variant}
+	var p pairs = directPairs{images: c.W.Set.Images, sigma: c.Config.Sigma, variant: c.Config.Variant, prog: prog}
 	if _, built := c.W.tables[c.Config.Sigma]; first || built {
 		var err error
-		if p, err = c.W.pairsFor(ctx, c.Config.Sigma, c.Config.Variant, nil); err != nil {
+		if p, err = c.W.pairsFor(ctx, c.Config.Sigma, c.Config.Variant, prog); err != nil {
 			return nil, err
 		}
 	}
@@ -236,7 +250,7 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 			running = append(running, train[f])
 		}
 	}
-	chs, err := chooseAll(ctx, cands, indices(len(labels)), running, o)
+	chs, err := chooseAll(ctx, cands, indices(len(labels)), running, o, prog)
 	if err != nil {
 		return Report{}, err
 	}
@@ -346,10 +360,12 @@ func TrainChosen(ctx context.Context, cands []Candidate, dataset string, classes
 	if len(cands) == 0 {
 		return nil, Choice{}, errors.New("eval: no candidate to choose from")
 	}
-	ch, err := Choose(ctx, cands, indices(len(cands[0].W.Labels)), o)
+	all := indices(len(cands[0].W.Labels))
+	chs, err := chooseAll(ctx, cands, all, [][]int{all}, o, prog)
 	if err != nil {
-		return nil, ch, err
+		return nil, Choice{}, err
 	}
+	ch := chs[0]
 	c := cands[ch.Chosen]
 	m, err := c.W.Train(ctx, dataset, classes, c.Config, prog)
 	return m, ch, err

@@ -80,7 +80,7 @@ func TestChooseInnerBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkInner(t, w, cfg, o, trains[1], trains[1], ch)
-		all, err := chooseAll(context.Background(), cands, indices(len(w.Labels)), trains, o)
+		all, err := chooseAll(context.Background(), cands, indices(len(w.Labels)), trains, o, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

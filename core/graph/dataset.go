@@ -14,6 +14,10 @@ type Dataset struct {
 	// Names is nil, or the name of each graph (a molecule's name or id,
 	// else where the file has it, such as "row 3").
 	Names []string
+	// Molecules is nil, or each graph as its file gives it, a SMILES or
+	// a molfile whose atom i is the graph's node i ("" for a graph given
+	// otherwise), for drawing it as chemists do.
+	Molecules []string
 }
 
 // ClassIndex maps raw label texts to class indices 0..k-1. Classes are

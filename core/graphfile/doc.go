@@ -49,6 +49,9 @@
 // aromaticity perceived); the tests check them atom by atom against
 // RDKit on both SD samples. The atom block's mass difference and valence
 // fields are not read.
+// Molfile writes a molecule graph back as a V2000 molfile without
+// coordinates (a drawing lays it out), for drawing graphs that came with
+// no molecule text, such as a TU dataset's read through its code tables.
 //
 // SMILES (.smi .smiles): per line a SMILES, then optionally white space
 // and a name; '#' lines, blank lines and a "smiles" header are skipped.

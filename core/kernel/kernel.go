@@ -398,9 +398,9 @@ func (fam Family) Gram(ctx context.Context, images [][]float64, prog progress.Fu
 	}
 	sp := fam.prepare(images, fam.kernel(0).pixelFunc())
 	b := BalancedSplit(n, Parts(n))
-	tick := prog.Counter("gram", n)
+	tick := prog.Weighted("gram", n*(n-1)/2)
 	err := Parallel(len(b)-1, func(p int) error {
-		rows, err := fam.gramRows(ctx, sp, b[p], b[p+1], func(string, int, int) { tick() })
+		rows, err := fam.gramRows(ctx, sp, b[p], b[p+1], func(_ string, done, _ int) { tick(n - b[p] - done) })
 		for k := range g {
 			if rows != nil {
 				copy(g[k][b[p]:], rows[k])

@@ -146,7 +146,11 @@ func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Varia
 		}
 	}
 	b := BalancedSplit(n, Parts(n))
-	tick := prog.Counter("gram", n)
+	stage := "gram"
+	if visit != nil {
+		stage = "gram, pair sums" // a pass that costs more than its matrices
+	}
+	tick := prog.Weighted(stage, n*(n-1)/2)
 	return out, Parallel(len(b)-1, func(part int) error {
 		d := make([]float64, len(all))
 		var r row
@@ -191,7 +195,7 @@ func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Varia
 			if visit != nil {
 				visit.RowDone(part, i)
 			}
-			tick()
+			tick(n - 1 - i)
 		}
 		return nil
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"wkpi-web/core/progress"
 )
 
 // TestSplitsMatchFamily: one Splits pass over three splits of the same
@@ -111,6 +113,53 @@ func TestSplitsErrors(t *testing.T) {
 	} {
 		if _, err := Splits(context.Background(), images, 0.1, WKPI, []Split{s}, nil, nil); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestPassesCountPairs: a pass over the pairs of n images (SplitsVisit,
+// the pair table's two, Family.Gram) reports pairs done, so that the
+// count grows with the work whatever the rows' order; it never goes
+// back and ends at its total, n(n-1)/2 a pass.
+func TestPassesCountPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	images, centres := blobImages(rng, 23, 10, 8)
+	n := len(images)
+	w := make([]float64, len(centres))
+	for s := range w {
+		w[s] = 1
+	}
+	for _, tc := range []struct {
+		stage string
+		total int
+		run   func(progress.Func) error
+	}{
+		{"gram", n * (n - 1) / 2, func(p progress.Func) error {
+			_, err := SplitsVisit(context.Background(), images, 0.1, WKPI, []Split{{Weights: [][]float64{w}, Train: []int{0, 1, 2}, Test: []int{3}}}, nil, nil, p)
+			return err
+		}},
+		{"pairs", n * (n - 1), func(p progress.Func) error {
+			_, err := NewTable(context.Background(), images, 0.1, WKPI, 1<<30, p)
+			return err
+		}},
+		{"gram", n * (n - 1) / 2, func(p progress.Func) error {
+			_, err := Family{Weights: [][]float64{w}, Sigma: 0.1}.Gram(context.Background(), images, p)
+			return err
+		}},
+	} {
+		last, reports := 0, 0
+		err := tc.run(func(stage string, done, total int) {
+			reports++
+			if stage != tc.stage || total != tc.total || done < last {
+				t.Errorf("%s: report %s %d/%d after %d", tc.stage, stage, done, total, last)
+			}
+			last = done
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last != tc.total || reports < n {
+			t.Errorf("%s: %d reports ending at %d, want at least %d ending at %d", tc.stage, reports, last, n, tc.total)
 		}
 	}
 }

@@ -88,6 +88,8 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 	// allocated once at their exact size.
 	b := BalancedSplit(n, Parts(n))
 	parts := len(b) - 1
+	// Both passes count their pairs: the first takes about as long.
+	tick := prog.Weighted("pairs", n*(n-1))
 	err := Parallel(parts, func(p int) error {
 		for i := b[p]; i < b[p+1]; i++ {
 			if err := ctx.Err(); err != nil {
@@ -96,6 +98,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 			for j := i + 1; j < n; j++ {
 				t.off[t.pair(i, j)+1] = int64(differences(images[i], images[j], supports[i], supports[j], alt, c, nil, nil))
 			}
+			tick(n - 1 - i)
 		}
 		return nil
 	})
@@ -107,7 +110,6 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 	}
 	t.pix = make([]uint16, t.off[len(t.off)-1])
 	t.val = make([]float32, t.off[len(t.off)-1])
-	tick := prog.Counter("pairs", n)
 	err = Parallel(parts, func(p int) error {
 		for i := b[p]; i < b[p+1]; i++ {
 			if err := ctx.Err(); err != nil {
@@ -118,7 +120,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 				e0, e1 := t.off[q], t.off[q+1]
 				differences(images[i], images[j], supports[i], supports[j], alt, c, t.pix[e0:e1], t.val[e0:e1])
 			}
-			tick()
+			tick(n - 1 - i)
 		}
 		return nil
 	})

@@ -16,12 +16,20 @@ func (f Func) Report(stage string, done, total int) {
 // work done and reports stage, the count and total: the way parallel
 // parts of one computation share a single progress line.
 func (f Func) Counter(stage string, total int) func() {
+	add := f.Weighted(stage, total)
+	return func() { add(1) }
+}
+
+// Weighted is Counter for parts of unequal size: the function returned
+// counts w more units done. A pass over the pairs of n graphs counts
+// row i as its n-1-i pairs, so that the count grows with the work.
+func (f Func) Weighted(stage string, total int) func(w int) {
 	var mu sync.Mutex
 	done := 0
-	return func() {
+	return func(w int) {
 		mu.Lock()
 		defer mu.Unlock()
-		done++
+		done += w
 		f.Report(stage, done, total)
 	}
 }

@@ -12,8 +12,10 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/graphfile"
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/scaffold"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
 )
@@ -100,6 +102,7 @@ func (w *Worker) handlers() map[protocol.Kind]func(call) (protocol.Response, err
 			}
 			d, x, y := Layout(g, c.ds.Classes[c.ds.Labels[c.req.Graph]])
 			d.Graph = c.req.Graph
+			d.Molecule, d.LayOut = w.molecule(c.ds, c.req.Graph)
 			return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
 		},
 		protocol.Explore: func(c call) (protocol.Response, error) { return w.explore(c.ctx, c.ds, c.req, c.report) },
@@ -116,6 +119,33 @@ func (w *Worker) handlers() map[protocol.Kind]func(call) (protocol.Response, err
 		protocol.Compare: func(c call) (protocol.Response, error) { return w.compare(c.ctx, c.ds, c.req.Compare, c.report) },
 		protocol.MergeCV: func(c call) (protocol.Response, error) { return mergeCV(c.req.Parts) },
 	}
+}
+
+// molecule is graph i of ds as a molecule to draw: the SMILES or molfile
+// of its file (as Explain draws it), else for a TU dataset whose README
+// names its label codes (MUTAG's node 0 is C, edge 0 aromatic) a molfile
+// written from them, to lay out (true); "" when the graph is not a
+// molecule (PROTEINS, REDDIT, neurons).
+func (w *Worker) molecule(ds *graph.Dataset, i int) (string, bool) {
+	if i < len(ds.Molecules) && ds.Molecules[i] != "" {
+		return ds.Molecules[i], false
+	}
+	if w.codes == nil {
+		return "", false
+	}
+	m, err := scaffold.Molecule(ds.Graphs[i], w.codes, w.edgeCodes)
+	if err != nil {
+		return "", false
+	}
+	name := ""
+	if i < len(ds.Names) {
+		name = ds.Names[i]
+	}
+	text, err := graphfile.Molfile(name, m)
+	if err != nil {
+		return "", false
+	}
+	return text, true
 }
 
 // dataset parses req.Files when given (replacing the held dataset), and

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/features"
+	"wkpi-web/core/graphfile"
 	"wkpi-web/core/testenv"
 	"wkpi-web/wasm/protocol"
 )
@@ -423,4 +424,78 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestDrawMolecule: a Draw gives the graph as a molecule to draw when it
+// is one: a SMILES table's own SMILES; for MUTAG with its README a
+// molfile whose atoms are the README's elements (read by hand: 0 C, 1 N,
+// 2 O, 3 F, 4 I, 5 Cl, 6 Br) and bonds its bond types (0 aromatic, 1
+// single, 2 double, 3 triple: molfile types 4, 1, 2, 3), node for node
+// and edge for edge; nothing for MUTAG without its README, for PROTEINS
+// (secondary-structure elements) and for unlabelled graphs.
+func TestDrawMolecule(t *testing.T) {
+	readme := func(dir string) []protocol.File {
+		data, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(files(t, dir), protocol.File{Name: "README.txt", Data: data})
+	}
+	draw := func(fs []protocol.File, i int) *protocol.Drawing {
+		t.Helper()
+		var w Worker
+		r := w.Run(context.Background(), protocol.Request{Kind: protocol.Draw, Dataset: "d", Files: fs, Graph: i}, nil, nil)
+		if r.Event != protocol.Done {
+			t.Fatal(r.Error)
+		}
+		return r.Drawing
+	}
+	table := protocol.File{Name: "mols.csv", Data: []byte("smiles,y\nCCO,a\nc1ccccc1[N+](=O)[O-],b\n")}
+	if d := draw([]protocol.File{table}, 1); d.Molecule != "c1ccccc1[N+](=O)[O-]" || d.LayOut {
+		t.Errorf("SMILES table: molecule %q, lay out %v", d.Molecule, d.LayOut)
+	}
+
+	ds, err := Parse(files(t, "../../data/MUTAG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	elements := map[string]string{"0": "C", "1": "N", "2": "O", "3": "F", "4": "I", "5": "Cl", "6": "Br"}
+	bonds := map[string]string{"0": "4", "1": "1", "2": "2", "3": "3"}
+	for _, i := range []int{0, 1, 187} {
+		d := draw(readme("../../data/MUTAG"), i)
+		if !d.LayOut {
+			t.Errorf("MUTAG graph %d: a molfile written from the graph is to be laid out", i)
+		}
+		f, err := graphfile.ReadFile("mutag.mol", []byte(d.Molecule), graphfile.Options{})
+		if err != nil || f.Records[0].Err != nil {
+			t.Fatalf("MUTAG graph %d: %v %v\n%s", i, err, f.Records[0].Err, d.Molecule)
+		}
+		g, h := ds.Graphs[i], f.Records[0].Graph
+		if h.N != g.N || !reflect.DeepEqual(h.Edges, g.Edges) {
+			t.Fatalf("MUTAG graph %d: %d atoms, bonds %v; the graph has %d nodes, edges %v", i, h.N, h.Edges, g.N, g.Edges)
+		}
+		for v, l := range g.NodeLabels {
+			if h.NodeLabels[v] != elements[l] {
+				t.Errorf("MUTAG graph %d: atom %d is %s, code %s", i, v, h.NodeLabels[v], l)
+			}
+		}
+		for k, l := range g.EdgeLabels {
+			// Aromatic bonds outside rings are single (scaffold.Molecule).
+			if got := h.EdgeLabels[k]; got != bonds[l] && !(l == "0" && got == "1") {
+				t.Errorf("MUTAG graph %d: bond %v is of type %s, code %s", i, g.Edges[k], got, l)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		fs   []protocol.File
+	}{
+		{"MUTAG without its README", files(t, "../../data/MUTAG")},
+		{"PROTEINS with its README", readme("../../data/PROTEINS")},
+		{"STAR, no labels", files(t, "testdata")},
+	} {
+		if d := draw(c.fs, 0); d.Molecule != "" {
+			t.Errorf("%s: drawn as the molecule %q", c.name, d.Molecule)
+		}
+	}
 }

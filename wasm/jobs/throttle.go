@@ -7,16 +7,16 @@ import (
 )
 
 // Throttle passes on a stage's first and last reports and otherwise at
-// most one per interval: the core reports every Gram row and every
+// most one per interval: the core reports every pair row and every
 // iteration, and each report is a postMessage the page must render.
-func Throttle(p progress.Func, every time.Duration, now func() time.Time) progress.Func {
+func Throttle(p func(progress.Status), every time.Duration, now func() time.Time) func(progress.Status) {
 	var stage string
 	var last time.Time
-	return func(s string, done, total int) {
+	return func(s progress.Status) {
 		t := now()
-		if s != stage || done >= total || t.Sub(last) >= every {
-			stage, last = s, t
-			p.Report(s, done, total)
+		if s.Stage != stage || s.Done >= s.Total || t.Sub(last) >= every {
+			stage, last = s.Stage, t
+			p(s)
 		}
 	}
 }

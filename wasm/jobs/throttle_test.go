@@ -5,12 +5,14 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"wkpi-web/core/progress"
 )
 
 func TestThrottle(t *testing.T) {
 	var clock time.Time
 	var got []string
-	p := Throttle(func(s string, d, n int) { got = append(got, fmt.Sprintf("%s %d/%d", s, d, n)) }, time.Second, func() time.Time { return clock })
+	p := Throttle(func(s progress.Status) { got = append(got, fmt.Sprintf("%s %d/%d", s.Stage, s.Done, s.Total)) }, time.Second, func() time.Time { return clock })
 	for _, step := range []struct {
 		after time.Duration
 		stage string
@@ -20,7 +22,7 @@ func TestThrottle(t *testing.T) {
 		{100 * time.Millisecond, "gram", 4}, {0, "learn", 1}, {0, "learn", 2}, {0, "learn", 5},
 	} {
 		clock = clock.Add(step.after)
-		p(step.stage, step.done, 5)
+		p(progress.Status{Stage: step.stage, Done: step.done, Total: 5})
 	}
 	want := []string{"gram 1/5", "gram 3/5", "learn 1/5", "learn 5/5"}
 	if !reflect.DeepEqual(got, want) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -23,6 +24,8 @@ type Spawn func(recv func(protocol.Envelope), died func(error)) (Conn, error)
 // Handler receives a job's events. Any field may be nil.
 type Handler struct {
 	Progress func(stage string, done, total int)
+	// Status gets a Progress event's Status, when the worker sent one.
+	Status func(progress.Status)
 	// Partial gets a piece of the result ahead of Done (a CV's finished
 	// fold). A job retried on a fresh worker sends its pieces again, so
 	// Partial may see one twice.
@@ -280,6 +283,9 @@ func (p *Pool) receive(s *slot, e protocol.Envelope) {
 	case resp.Event == protocol.Progress:
 		if h := j.h.Progress; h != nil {
 			calls = append(calls, func() { h(resp.Stage, resp.Done, resp.Total) })
+		}
+		if h := j.h.Status; h != nil && resp.Status != nil {
+			calls = append(calls, func() { h(*resp.Status) })
 		}
 	case resp.Event == protocol.Partial:
 		if h := j.h.Partial; h != nil {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 )
 
@@ -135,7 +136,11 @@ type Response struct {
 	Stage string `json:"stage,omitempty"`
 	Done  int    `json:"done,omitempty"`
 	Total int    `json:"total,omitempty"`
-	Error string `json:"error,omitempty"`
+	// Status is a Progress event's whole news: with the stage's counter
+	// the job's share done and time left (jobs.Worker.Track), which the
+	// page shows as they are.
+	Status *progress.Status `json:"status,omitempty"`
+	Error  string           `json:"error,omitempty"`
 	// Memory is the worker's WebAssembly memory in bytes when it answered
 	// Done; the memory only grows, so this is the worker's peak so far.
 	Memory uint64 `json:"memory,omitempty"`
@@ -210,6 +215,12 @@ type Drawing struct {
 	Edges  [][2]int `json:"edges"`
 	Labels []string `json:"labels,omitempty"` // node labels, if any
 	Class  string   `json:"class"`
+	// Molecule is the graph as a molecule to draw as chemists do, a SMILES
+	// or a molfile whose atom i is node i; "" when it is not a molecule.
+	// LayOut says the molfile has no coordinates (written from the
+	// graph) and the drawing must lay it out.
+	Molecule string `json:"molecule,omitempty"`
+	LayOut   bool   `json:"layOut,omitempty"`
 }
 
 // Explored is the persistence of one graph under one descriptor. The

@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/wasm/jobs"
 	"wkpi-web/wasm/protocol"
 )
@@ -68,9 +69,9 @@ func main() {
 		busy.Add(1)
 		go func() {
 			defer busy.Add(-1)
-			report := jobs.Throttle(func(stage string, done, total int) {
-				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: stage, Done: done, Total: total})
-			}, progressEvery, time.Now)
+			report := w.Track(req, time.Now, jobs.Throttle(func(s progress.Status) {
+				post(protocol.Response{ID: req.ID, Event: protocol.Progress, Stage: s.Stage, Done: s.Done, Total: s.Total, Status: &s})
+			}, progressEvery, time.Now))
 			// Folds are few and each is news for the page: never throttled.
 			fold := func(f protocol.Fold) {
 				post(protocol.Response{ID: req.ID, Event: protocol.Partial, Fold: &f})

@@ -1,0 +1,56 @@
+package jobs
+
+import (
+	"sync"
+	"time"
+
+	"wkpi-web/core/eval"
+	"wkpi-web/core/progress"
+	"wkpi-web/wasm/protocol"
+)
+
+// Track turns the progress reports of job req into Statuses for out. A
+// cross-validation or a training of the held dataset, with settings
+// whose stages eval.Work knows, gets a Tracker of them: a share of the
+// work that never goes back and a time left, planned again once the
+// features say whether the pair table fits. Other jobs get the stage's
+// counter alone (Work 0, Left -1).
+func (w *Worker) Track(req protocol.Request, now func() time.Time, out func(progress.Status)) progress.Func {
+	work := w.work(req)
+	if work == nil {
+		return func(stage string, done, total int) {
+			out(progress.Status{Stage: stage, Done: done, Total: total, Left: -1})
+		}
+	}
+	t := progress.NewTracker(work(nil), now())
+	var planned sync.Once
+	return func(stage string, done, total int) {
+		if stage != "diagrams" && stage != "images" {
+			// The features are in, computed or kept from an earlier job.
+			planned.Do(func() {
+				if w.feat != nil {
+					t.Plan(work(w.feat))
+				}
+			})
+		}
+		out(t.Report(stage, done, total, now()))
+	}
+}
+
+// work returns the stages of job req given its features (nil before
+// they are known), or nil when eval.Work does not know them.
+func (w *Worker) work(req protocol.Request) func(*eval.WKPI) []progress.Stage {
+	final := req.Kind == protocol.Train
+	if (!final && req.Kind != protocol.CrossValidate) || w.ds == nil || req.Dataset != w.key || len(req.Files) > 0 {
+		return nil
+	}
+	u, _, err := w.setup(req.Training)
+	if err != nil {
+		return nil
+	}
+	n, running := len(w.ds.Graphs), len(req.Training.Only)
+	if u.Work(n, running, final, nil) == nil {
+		return nil
+	}
+	return func(feat *eval.WKPI) []progress.Stage { return u.Work(n, running, final, feat) }
+}

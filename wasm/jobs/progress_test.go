@@ -1,0 +1,47 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"wkpi-web/core/progress"
+	"wkpi-web/core/spec"
+	"wkpi-web/wasm/protocol"
+)
+
+// TestTrack: a CV part of the held dataset gets its stages' Statuses,
+// whose share done never goes back and ends all but full (the last
+// learning's counter stops short); a job of files the worker does not
+// hold yet, the counters alone.
+func TestTrack(t *testing.T) {
+	var w Worker
+	ctx := context.Background()
+	load := protocol.Request{Kind: protocol.Load, Dataset: "m", Files: files(t, "../../data/MUTAG")}
+	var early []progress.Status
+	w.Track(load, time.Now, func(s progress.Status) { early = append(early, s) })("diagrams", 1, 2)
+	if len(early) != 1 || early[0].Work != 0 || early[0].Left != -1 || early[0].Done != 1 {
+		t.Errorf("before the dataset is held: %+v", early)
+	}
+	if r := w.Run(ctx, load, nil, nil); r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	tr := with(func(s *spec.Spec) { s.M, s.Folds, s.Extra, s.Iterations = 3, 3, spec.NoExtra, 20 })
+	tr.Only = []int{0, 2}
+	req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &tr}
+	var got []progress.Status
+	r := w.Run(ctx, req, w.Track(req, time.Now, func(s progress.Status) { got = append(got, s) }), nil)
+	if r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	last := 0.0
+	for i, s := range got {
+		if s.Work <= 0 || s.Fraction < last {
+			t.Fatalf("status %d %+v after fraction %g", i, s, last)
+		}
+		last = s.Fraction
+	}
+	if end := got[len(got)-1]; end.Stage != "folds" || end.Fraction < 0.9 || end.Left < 0 {
+		t.Errorf("last status %+v, want the folds all but done with a time left", end)
+	}
+}
