@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/progress"
 	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
@@ -17,6 +18,7 @@ func logged(tag string, log *[]string) jobCalls {
 	add := func(format string, a ...any) { *log = append(*log, tag+" "+fmt.Sprintf(format, a...)) }
 	return jobCalls{
 		Progress: func(_ app.Context, stage string, done, total int) { add("progress %s %d/%d", stage, done, total) },
+		Status:   func(_ app.Context, s progress.Status) { add("status %g", s.Fraction) },
 		Fold:     func(_ app.Context, resp protocol.Response) { add("fold %d", resp.Fold.Index) },
 		Done:     func(_ app.Context, resp protocol.Response) { add("done %s", resp.Summary.Name) },
 		Fail:     func(_ app.Context, err error) { add("fail %v", err) },
@@ -26,6 +28,7 @@ func logged(tag string, log *[]string) jobCalls {
 // answerAll sends every kind of answer to job h, then ends it with Done.
 func answerAll(h pool.Handler, name string) {
 	h.Progress("features", 0, 2)
+	h.Status(progress.Status{Fraction: 0.25})
 	h.Partial(protocol.Response{Fold: &protocol.Fold{Index: 1}})
 	h.Progress("features", 1, 2)
 	h.Done(protocol.Response{Summary: &protocol.Summary{Name: name}})
@@ -54,7 +57,7 @@ func TestJobCallsInOrder(t *testing.T) {
 		t.Fatalf("callbacks ran off the UI goroutine: %q", log)
 	}
 	e.ConsumeAll()
-	want := []string{"a progress features 0/2", "a fold 1", "a progress features 1/2", "a done MUTAG"}
+	want := []string{"a progress features 0/2", "a status 0.25", "a fold 1", "a progress features 1/2", "a done MUTAG"}
 	if !reflect.DeepEqual(log, want) {
 		t.Errorf("callbacks ran as %q, want %q", log, want)
 	}
@@ -77,12 +80,12 @@ func TestStaleAnswersDropped(t *testing.T) {
 		want     []string
 	}{
 		{"drop", func(r *Root, s *slot) { s.drop(r.Backend) }, []int64{1},
-			[]string{"new progress features 0/2", "new fold 1", "new progress features 1/2", "new done new"}},
+			[]string{"new progress features 0/2", "new status 0.25", "new fold 1", "new progress features 1/2", "new done new"}},
 		{"forget", func(r *Root, s *slot) { s.forget() }, nil,
-			[]string{"new progress features 0/2", "new fold 1", "new progress features 1/2", "new done new"}},
+			[]string{"new progress features 0/2", "new status 0.25", "new fold 1", "new progress features 1/2", "new done new"}},
 		{"cancel", func(r *Root, s *slot) { s.cancel(r.Backend) }, []int64{1},
-			[]string{"old progress late 1/2", "old fold 2", "old fail canceled",
-				"new progress features 0/2", "new fold 1", "new progress features 1/2", "new done new"}},
+			[]string{"old progress late 1/2", "old status 0.5", "old fold 2", "old fail canceled",
+				"new progress features 0/2", "new status 0.25", "new fold 1", "new progress features 1/2", "new done new"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +104,7 @@ func TestStaleAnswersDropped(t *testing.T) {
 			})
 			e.ConsumeAll()
 			old.Progress("late", 1, 2)
+			old.Status(progress.Status{Fraction: 0.5})
 			old.Partial(protocol.Response{Fold: &protocol.Fold{Index: 2}})
 			old.Fail(pool.ErrCanceled)
 			answerAll(b.jobs[1].h, "new")
