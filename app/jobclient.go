@@ -93,7 +93,7 @@ func (r *Root) run(ctx app.Context, s *slot, req protocol.Request, on jobCalls) 
 	// the answer ends the job.
 	answer := func(last bool, call func(ctx app.Context)) {
 		ctx.Dispatch(func(ctx app.Context) {
-			if last && end() || !last && !ended && s.ids[id] {
+			if last && end() || !last && s.ids[id] {
 				call(ctx)
 			}
 		})
