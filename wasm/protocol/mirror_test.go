@@ -13,7 +13,6 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/learn"
-	"wkpi-web/core/persistence"
 )
 
 // coreReport is an eval.Report with every field the protocol mirrors set,
@@ -84,38 +83,6 @@ func TestReportMirrorsEval(t *testing.T) {
 	c, _ := json.Marshal(core)
 	if string(a) != string(c) {
 		t.Errorf("protocol JSON read by eval as\n%s\nwant\n%s", a, c)
-	}
-}
-
-// TestDiagramsMirrorPersistence: the same diagrams give the same JSON,
-// infinite deaths included, and each side reads the other's.
-func TestDiagramsMirrorPersistence(t *testing.T) {
-	core := persistence.Diagrams{Ord0: []persistence.Point{{Birth: 0, Death: 1}, {Birth: -1, Death: math.Inf(1)}},
-		Rel1: []persistence.Point{{Birth: 3, Death: 0.5}}, Ext1: []persistence.Point{{Birth: 2.25, Death: math.Inf(-1)}}}
-	ours := Diagrams{Ord0: []Point{{0, 1}, {-1, math.Inf(1)}}, Rel1: []Point{{3, 0.5}}, Ext1: []Point{{2.25, math.Inf(-1)}}}
-	a, err := json.Marshal(core)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(ours)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(a) != string(b) {
-		t.Fatalf("JSON\n%s\nwant persistence's\n%s", b, a)
-	}
-	var read Diagrams
-	if err := json.Unmarshal(a, &read); err != nil || !reflect.DeepEqual(read, ours) {
-		t.Errorf("read %+v (%v), want %+v", read, err, ours)
-	}
-	if _, err := json.Marshal(Point{math.NaN(), 0}); err == nil {
-		t.Error("a NaN coordinate was written")
-	}
-	for _, bad := range []string{`[1]`, `[1,"inf"]`, `{}`} {
-		var p Point
-		if json.Unmarshal([]byte(bad), &p) == nil {
-			t.Errorf("%s read as a point", bad)
-		}
 	}
 }
 
