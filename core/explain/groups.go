@@ -12,24 +12,6 @@ import (
 	"wkpi-web/core/smiles"
 )
 
-// GroupScore is a functional group's part: the sum of the scores of its
-// atoms (with Attribution Simplices, of its atoms and of the bonds
-// between them).
-type GroupScore struct {
-	// Name is the group's kind: nitro, nitrate, carboxylic acid, ester, amide,
-	// carbonyl, nitrile, hydroxyl, amine, sulfonyl, sulfonamide,
-	// sulfonic acid, thiol, thioether, benzene ring, aromatic ring,
-	// fluorine, chlorine, bromine or iodine.
-	Name string `json:"name"`
-	// Atoms are the group's node ids, in increasing order.
-	Atoms []int   `json:"atoms"`
-	Score float64 `json:"score"`
-	// Share is Score over the sum of the |scores| of all nodes (and, with
-	// Simplices, all edges): the signed fraction of the explanation's
-	// whole weight the group holds.
-	Share float64 `json:"share"`
-}
-
 // Bond types of a molecule, as features.Settings.Molecule writes them.
 const (
 	single   = "1"
