@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"wkpi-web/core/spec"
+	"wkpi-web/core/wire"
 )
 
 // Kind names a job.
@@ -474,10 +475,6 @@ type CompareMethod struct {
 	Paired      *ComparePaired `json:"paired,omitempty"`
 }
 
-// ComparePaired mirrors core/crossval.Paired: fold differences against
-// WKPI and the two tests' p-values.
-type ComparePaired struct {
-	Differences []float64 `json:"differences"`
-	WilcoxonP   float64   `json:"wilcoxon_p"`
-	TP          float64   `json:"t_p"`
-}
+// ComparePaired is crossval.Paired: fold differences against WKPI and
+// the two tests' p-values.
+type ComparePaired = wire.Paired
