@@ -36,26 +36,11 @@ type Options struct {
 // DefaultOptions returns the default options.
 func DefaultOptions() Options { return Options{Attribution: Nodes} }
 
-// The explanation's types are plain data of core/wire, which the page
-// links without the pipeline.
-type (
-	// Explanation is what decided one graph's prediction; scores are
-	// signed towards the predicted class.
-	Explanation = wire.Explanation
-	// NodeScore is a node's part.
-	NodeScore = wire.NodeScore
-	// EdgeScore is an edge's part.
-	EdgeScore = wire.EdgeScore
-	// PointScore is one persistence point's part and the simplices
-	// behind it.
-	PointScore = wire.PointScore
-	// BlockScore is one image block's pixel parts.
-	BlockScore = wire.BlockScore
-	// Pair is one pair of a several-class model.
-	Pair = wire.Pair
-	// GroupScore is a functional group's part.
-	GroupScore = wire.GroupScore
-)
+// Explanation is what decided one graph's prediction; scores are signed
+// towards the predicted class. It and its scores (wire.NodeScore, ...)
+// are plain data of core/wire, which the page links without the
+// pipeline.
+type Explanation = wire.Explanation
 
 // Explainer explains a prepared model's predictions. It is cheap to
 // make: what costs is preparing the model.
@@ -126,7 +111,7 @@ func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
 		out.Reference += sign * pp.reference
 		if len(m.Classes) > 2 {
 			other := b.A + b.B - class
-			out.Against = append(out.Against, Pair{Class: m.Classes[other], Decision: sign * pp.decision, Reference: sign * pp.reference})
+			out.Against = append(out.Against, wire.Pair{Class: m.Classes[other], Decision: sign * pp.decision, Reference: sign * pp.reference})
 		}
 	}
 	if err := e.toGraph(out, g, ds, origins, pixels); err != nil {

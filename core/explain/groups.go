@@ -10,6 +10,7 @@ import (
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/smiles"
+	"wkpi-web/core/wire"
 )
 
 // Bond types of a molecule, as features.Settings.Molecule writes them.
@@ -60,7 +61,7 @@ func (e *Explainer) groupScores(out *Explanation, g *graph.Graph) {
 		}
 		out.Groups = append(out.Groups, gr)
 	}
-	slices.SortStableFunc(out.Groups, func(a, b GroupScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
+	slices.SortStableFunc(out.Groups, func(a, b wire.GroupScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 }
 
 // FindGroups finds the functional groups of a molecule whose node labels
@@ -94,16 +95,16 @@ func (e *Explainer) groupScores(out *Explanation, g *graph.Graph) {
 //   - fluorine, chlorine, bromine, iodine: each such atom.
 //
 // Groups are listed in that order, atom by atom within each item.
-func FindGroups(mol *graph.Graph) []GroupScore {
+func FindGroups(mol *graph.Graph) []wire.GroupScore {
 	m := newMolView(perceived(mol))
-	var out []GroupScore
+	var out []wire.GroupScore
 	add := func(name string, atoms ...int) {
 		atoms = slices.Clone(atoms)
 		slices.Sort(atoms)
 		for _, v := range atoms {
 			m.used[v] = true
 		}
-		out = append(out, GroupScore{Name: name, Atoms: atoms})
+		out = append(out, wire.GroupScore{Name: name, Atoms: atoms})
 	}
 	for v := range m.n {
 		if m.el[v] != "N" {
