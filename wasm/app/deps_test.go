@@ -13,7 +13,8 @@ import (
 // TestPageLinksNoPipeline: the page's binary (GOOS=js GOARCH=wasm) links
 // the UI, the pool and the protocol's plain types, and nothing of the
 // pipeline: no package of core (the workers run it) but the leaves (the
-// settings spec and the result types, of the standard library alone), and
+// settings spec, the result types and progress, of the standard library
+// alone), and
 // no gonum. Every first visit
 // downloads this binary.
 func TestPageLinksNoPipeline(t *testing.T) {
@@ -45,9 +46,11 @@ func TestPageLinksNoPipeline(t *testing.T) {
 	}
 }
 
-// leaves are the packages of core/ that the page links: the settings spec
-// and the plain result types.
-var leaves = []string{"wkpi-web/core/spec", "wkpi-web/core/wire"}
+// leaves are the packages of core/ that the page links: the settings spec,
+// the plain result types, and progress (a job's stages and the monotone
+// share and time left that the Train tab's bar shows, merged over its
+// jobs).
+var leaves = []string{"wkpi-web/core/spec", "wkpi-web/core/wire", "wkpi-web/core/progress"}
 
 // TestLeavesAreLeaves: the packages of core/ the page links import the
 // standard library alone.
