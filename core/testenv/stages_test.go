@@ -104,10 +104,11 @@ func TestStageOrder(t *testing.T) {
 }
 
 // crossval is a generic leaf: labels and sample indices only, so of core/
-// it may use progress alone (its doc.go says so).
+// it may use progress and the plain result types of wire alone (its
+// doc.go says so).
 func TestCrossvalIsALeaf(t *testing.T) {
-	if deps := coreDeps(t, "crossval"); !slices.Equal(deps, []string{"progress"}) {
-		t.Errorf("core/crossval depends on core/%v, want core/progress alone", deps)
+	if deps := coreDeps(t, "crossval"); !slices.Equal(deps, []string{"progress", "wire"}) {
+		t.Errorf("core/crossval depends on core/%v, want core/progress and core/wire alone", deps)
 	}
 }
 
