@@ -62,6 +62,9 @@ func bundledFrom(b []byte) func(context.Context) ([]byte, error) {
 // the JSON file, field for field.
 func TestModelForm(t *testing.T) {
 	want := loadBundled(t)
+	// The form keeps the support images, not the diagrams a version-3
+	// file renders them from (form.go), so that a load renders nothing.
+	want.Diagrams = nil
 	got, err := decodeModel(readBundled(t))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"wkpi-web/core/explain"
 	"wkpi-web/core/graph"
+	"wkpi-web/core/wire"
 )
 
 // explained is one line of `wkpi explain -format json`: the explanation
@@ -122,7 +123,7 @@ func writeExplanation(w io.Writer, file string, index int, g *graph.Graph, ex *e
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	nodes := slices.Clone(ex.Nodes)
-	slices.SortStableFunc(nodes, func(a, b explain.NodeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
+	slices.SortStableFunc(nodes, func(a, b wire.NodeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 	fmt.Fprintln(tw, "  node\tlabel\tscore")
 	for _, n := range nodes[:min(top, len(nodes))] {
 		fmt.Fprintf(tw, "  %d\t%s\t%+.4g\n", n.ID, label(n.ID), n.Score)
@@ -131,7 +132,7 @@ func writeExplanation(w io.Writer, file string, index int, g *graph.Graph, ex *e
 		fmt.Fprintln(tw, "  groups: "+groupWords(ex.Groups[:min(top, len(ex.Groups))]))
 	}
 	edges := slices.Clone(ex.Edges)
-	slices.SortStableFunc(edges, func(a, b explain.EdgeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
+	slices.SortStableFunc(edges, func(a, b wire.EdgeScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 	if len(edges) > 0 {
 		fmt.Fprintln(tw, "  edge\tlabels\tscore")
 	}
@@ -143,7 +144,7 @@ func writeExplanation(w io.Writer, file string, index int, g *graph.Graph, ex *e
 
 // groupWords lists groups with their atoms and scores:
 // "nitro (atoms 6-8) +0.21; benzene ring (atoms 0-5) +0.1".
-func groupWords(groups []explain.GroupScore) string {
+func groupWords(groups []wire.GroupScore) string {
 	s := make([]string, len(groups))
 	for i, g := range groups {
 		atoms := "atoms"

@@ -20,6 +20,7 @@ import (
 	"wkpi-web/core/smiles"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
+	"wkpi-web/core/wire"
 )
 
 // writeTU writes graphs and their classes as a TU Dortmund folder named
@@ -200,7 +201,7 @@ func TestExplainBA2Motifs(t *testing.T) {
 }
 
 // sortByScore orders edge indices by descending score towards the class.
-func sortByScore(idx []int, edges []explain.EdgeScore) {
+func sortByScore(idx []int, edges []wire.EdgeScore) {
 	for i := 1; i < len(idx); i++ {
 		for j := i; j > 0 && edges[idx[j]].Score > edges[idx[j-1]].Score; j-- {
 			idx[j], idx[j-1] = idx[j-1], idx[j]
@@ -476,7 +477,7 @@ func explainNitro(t *testing.T, m *model.Model, all *graph.Dataset, codes map[st
 			continue
 		}
 		correct++
-		nodes := append([]explain.NodeScore(nil), ex.Nodes...)
+		nodes := append([]wire.NodeScore(nil), ex.Nodes...)
 		for a := 1; a < len(nodes); a++ {
 			for b := a; b > 0 && nodes[b].Score > nodes[b-1].Score; b-- {
 				nodes[b], nodes[b-1] = nodes[b-1], nodes[b]

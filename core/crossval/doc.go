@@ -18,7 +18,8 @@
 //
 // Learners see only sample indices into the caller's dataset and the
 // labels, so the package knows nothing of graphs, kernels or SVMs: of
-// this module it imports only core/progress. core/eval (WKPI, learned
+// this module it imports only core/progress and core/wire (the paired
+// test's plain result type). core/eval (WKPI, learned
 // against unlearned) and core/compare (WKPI against the baselines) build
 // on it.
 //

@@ -7,21 +7,15 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"wkpi-web/core/wire"
 )
 
 // Paired is a paired comparison of two methods over the same folds
-// (core/compare: a baseline against WKPI; `wkpi eval`: the learned
-// weight function against the initial one).
-type Paired struct {
-	// Differences are the first method's fold accuracies minus the
-	// second's (the reference's), fold by fold.
-	Differences []float64 `json:"differences"`
-	// WilcoxonP is the two-sided p-value of the Wilcoxon signed-rank test
-	// and TP that of the paired t-test; both are 1 when every difference
-	// is 0 (no evidence of a difference; scipy raises or returns NaN).
-	WilcoxonP float64 `json:"wilcoxon_p"`
-	TP        float64 `json:"t_p"`
-}
+// (wire.Paired, plain data the page shows): the first's fold accuracies
+// minus the second's, and the p-values of the Wilcoxon signed-rank and
+// the paired t-test.
+type Paired = wire.Paired
 
 // Compare pairs a's fold accuracies with b's: differences a - b and the
 // two tests.

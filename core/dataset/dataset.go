@@ -13,6 +13,7 @@ import (
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/swc"
 	"wkpi-web/core/tu"
+	"wkpi-web/core/wire"
 )
 
 // Formats of a dataset besides graphfile's table, SD and GraphML ones.
@@ -28,29 +29,12 @@ const MaxClasses = 100
 // shownBad is how many bad records an error lists.
 const shownBad = 3
 
-// Options choose what a file's records become.
-type Options struct {
-	// SMILES names a table's SMILES column; "" takes the column named
-	// "smiles" (any case).
-	SMILES string `json:"smiles,omitempty"`
-	// Target names the class: a table's column, an SD data item or a
-	// GraphML graph key (attr.name or id). "" takes a table's first
-	// column other than the SMILES and the name column, and the SD
-	// property or GraphML key named activity, class, label, target or y
-	// (any case), else the only one that is not name-like.
-	Target string `json:"target,omitempty"`
-	// Threshold, when set, cuts a numeric target into the classes
-	// "<target> < X" and "<target> >= X" (CutClasses).
-	Threshold *float64 `json:"threshold,omitempty"`
-	// SkipBad drops the records that cannot be read (a bad SMILES or
-	// molfile record, an empty or missing target, a target that is not a
-	// number under a threshold) and lists them in the Report; without it
-	// they are an error.
-	SkipBad bool `json:"skipBad,omitempty"`
-}
+// Options choose what a file's records become (wire.DatasetOptions,
+// plain data the page links).
+type Options = wire.DatasetOptions
 
 // given lists the options set, for the formats that take none.
-func (o Options) given() []string {
+func given(o Options) []string {
 	var out []string
 	if o.SMILES != "" {
 		out = append(out, "a SMILES column")
@@ -82,13 +66,9 @@ type Report struct {
 	Median  float64 `json:"median"`
 }
 
-// Skipped is one record that could not be read.
-type Skipped struct {
-	Index   int    `json:"index"`   // 1-based: data row, record or graph number
-	Where   string `json:"where"`   // "row 3 (line 4)", "record 2 (line 40)", "graph 4 (line 61)"
-	Name    string `json:"name"`    // the record's name, or its position
-	Problem string `json:"problem"` // the error, naming the file, the place and the problem
-}
+// Skipped is one record that could not be read (wire.Skipped); its
+// Problem names the file, the place and the problem.
+type Skipped = wire.Skipped
 
 // BadRecordsError reports records that cannot be read when SkipBad is
 // off, or when no record can be read at all.
@@ -164,7 +144,7 @@ func swcReport(ds *graph.Dataset, err error) (*graph.Dataset, *Report, error) {
 
 // noOptions refuses options for a format that has no use for them.
 func noOptions(name, what string, o Options) error {
-	if g := o.given(); len(g) > 0 {
+	if g := given(o); len(g) > 0 {
 		return fmt.Errorf("%s: %s takes no options (%s given): its classes are in its label file", name, what, strings.Join(g, ", "))
 	}
 	return nil

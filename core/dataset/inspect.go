@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"wkpi-web/core/graphfile"
+	"wkpi-web/core/wire"
 )
 
 // Inspection is what a file offers before it is read as a dataset: the
@@ -30,17 +31,8 @@ type Inspection struct {
 	Bad []Skipped `json:"bad,omitempty"`
 }
 
-// Column describes the values of one column or property.
-type Column struct {
-	Name     string `json:"name"`
-	Values   int    `json:"values"`   // records with a non-empty value
-	Distinct int    `json:"distinct"` // different values
-	// Numeric is true when every non-empty value is a number; Median is
-	// then their median, else 0.
-	Numeric  bool     `json:"numeric"`
-	Median   float64  `json:"median"`
-	Examples []string `json:"examples"` // the first (at most 3) different values
-}
+// Column describes the values of one column or property (wire.Column).
+type Column = wire.Column
 
 // Inspect lists what the file named name offers as a dataset. Of o, only
 // SMILES (the table's SMILES column) and Target (checked, and then

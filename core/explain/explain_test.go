@@ -18,6 +18,7 @@ import (
 	"wkpi-web/core/svm"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
+	"wkpi-web/core/wire"
 )
 
 // mutag reads MUTAG (make data).
@@ -202,9 +203,9 @@ func TestCompleteness(t *testing.T) {
 					{"class", float64(indexOf(m.Classes, ex.Class)), float64(c)},
 					{"decision", ex.Decision, decisions(t, m, imageOf(t, m, g), c)},
 					{"reference", ex.Reference, decisions(t, m, zero, c)},
-					{"pixels", sum(ex.Blocks, func(b BlockScore) float64 { return sum(b.Pixels, func(x float64) float64 { return x }) }), change},
-					{"points", sum(ex.Points, func(p PointScore) float64 { return p.Score }), change},
-					{"nodes", sum(ex.Nodes, func(n NodeScore) float64 { return n.Score }), change},
+					{"pixels", sum(ex.Blocks, func(b wire.BlockScore) float64 { return sum(b.Pixels, func(x float64) float64 { return x }) }), change},
+					{"points", sum(ex.Points, func(p wire.PointScore) float64 { return p.Score }), change},
+					{"nodes", sum(ex.Nodes, func(n wire.NodeScore) float64 { return n.Score }), change},
 				}
 				sx, err := simplices.Explain(g)
 				if err != nil {
@@ -214,7 +215,7 @@ func TestCompleteness(t *testing.T) {
 					what string
 					got  float64
 					want float64
-				}{"simplices: nodes and edges", sum(sx.Nodes, func(n NodeScore) float64 { return n.Score }) + sum(sx.Edges, func(e EdgeScore) float64 { return e.Score }), change})
+				}{"simplices: nodes and edges", sum(sx.Nodes, func(n wire.NodeScore) float64 { return n.Score }) + sum(sx.Edges, func(e wire.EdgeScore) float64 { return e.Score }), change})
 				for _, ch := range checks {
 					if math.Abs(ch.got-ch.want) > tol {
 						t.Errorf("graph %d: %s %.12g, want %.12g", 100+i, ch.what, ch.got, ch.want)

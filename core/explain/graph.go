@@ -9,6 +9,7 @@ import (
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/wire"
 )
 
 // toGraph shares the pixels' parts among the persistence points and
@@ -27,7 +28,7 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 	for b := range pts {
 		k := b / len(s.Channels)
 		block := pixels[b*size : (b+1)*size]
-		out.Blocks = append(out.Blocks, BlockScore{Descriptor: names[k], Channel: s.Channels[b%len(s.Channels)], Pixels: block})
+		out.Blocks = append(out.Blocks, wire.BlockScore{Descriptor: names[k], Channel: s.Channels[b%len(s.Channels)], Pixels: block})
 		masses, err := m.Grid.Masses(pts[b], s.ImageOptions())
 		if err != nil {
 			return err
@@ -69,7 +70,7 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 			orig := originOf(origins[k], src)
 			p := ds[k]
 			point := pointOf(p, src)
-			ps := PointScore{Descriptor: names[k], Diagram: src.Diagram, Index: src.Index, Birth: point.Birth, Death: point.Death, Score: score, Vertices: orig.Vertices}
+			ps := wire.PointScore{Descriptor: names[k], Diagram: src.Diagram, Index: src.Index, Birth: point.Birth, Death: point.Death, Score: score, Vertices: orig.Vertices}
 			for _, ei := range orig.Edges {
 				ps.Edges = append(ps.Edges, [2]int{g.Edges[ei].U, g.Edges[ei].V})
 			}
@@ -77,17 +78,17 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 			e.share(nodes, edges, g, orig, score)
 		}
 	}
-	slices.SortStableFunc(out.Points, func(a, b PointScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
+	slices.SortStableFunc(out.Points, func(a, b wire.PointScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 	nodeScores, edgeScores := nodes.scores(), edges.scores()
 	for v, x := range nodeScores {
-		out.Nodes = append(out.Nodes, NodeScore{ID: v, Score: x})
+		out.Nodes = append(out.Nodes, wire.NodeScore{ID: v, Score: x})
 	}
 	for i, ed := range g.Edges {
 		x := edgeScores[i]
 		if e.opts.Attribution == Nodes {
 			x = nodeScores[ed.U] + nodeScores[ed.V]
 		}
-		out.Edges = append(out.Edges, EdgeScore{U: ed.U, V: ed.V, Score: x})
+		out.Edges = append(out.Edges, wire.EdgeScore{U: ed.U, V: ed.V, Score: x})
 	}
 	return nil
 }

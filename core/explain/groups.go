@@ -10,25 +10,8 @@ import (
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/smiles"
+	"wkpi-web/core/wire"
 )
-
-// GroupScore is a functional group's part: the sum of the scores of its
-// atoms (with Attribution Simplices, of its atoms and of the bonds
-// between them).
-type GroupScore struct {
-	// Name is the group's kind: nitro, nitrate, carboxylic acid, ester, amide,
-	// carbonyl, nitrile, hydroxyl, amine, sulfonyl, sulfonamide,
-	// sulfonic acid, thiol, thioether, benzene ring, aromatic ring,
-	// fluorine, chlorine, bromine or iodine.
-	Name string `json:"name"`
-	// Atoms are the group's node ids, in increasing order.
-	Atoms []int   `json:"atoms"`
-	Score float64 `json:"score"`
-	// Share is Score over the sum of the |scores| of all nodes (and, with
-	// Simplices, all edges): the signed fraction of the explanation's
-	// whole weight the group holds.
-	Share float64 `json:"share"`
-}
 
 // Bond types of a molecule, as features.Settings.Molecule writes them.
 const (
@@ -78,7 +61,7 @@ func (e *Explainer) groupScores(out *Explanation, g *graph.Graph) {
 		}
 		out.Groups = append(out.Groups, gr)
 	}
-	slices.SortStableFunc(out.Groups, func(a, b GroupScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
+	slices.SortStableFunc(out.Groups, func(a, b wire.GroupScore) int { return cmp.Compare(math.Abs(b.Score), math.Abs(a.Score)) })
 }
 
 // FindGroups finds the functional groups of a molecule whose node labels
@@ -112,16 +95,16 @@ func (e *Explainer) groupScores(out *Explanation, g *graph.Graph) {
 //   - fluorine, chlorine, bromine, iodine: each such atom.
 //
 // Groups are listed in that order, atom by atom within each item.
-func FindGroups(mol *graph.Graph) []GroupScore {
+func FindGroups(mol *graph.Graph) []wire.GroupScore {
 	m := newMolView(perceived(mol))
-	var out []GroupScore
+	var out []wire.GroupScore
 	add := func(name string, atoms ...int) {
 		atoms = slices.Clone(atoms)
 		slices.Sort(atoms)
 		for _, v := range atoms {
 			m.used[v] = true
 		}
-		out = append(out, GroupScore{Name: name, Atoms: atoms})
+		out = append(out, wire.GroupScore{Name: name, Atoms: atoms})
 	}
 	for v := range m.n {
 		if m.el[v] != "N" {

@@ -15,6 +15,7 @@ import (
 	"wkpi-web/core/smiles"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
+	"wkpi-web/core/wire"
 )
 
 // molecule parses s and reads it as features.Settings.Molecule does.
@@ -33,7 +34,7 @@ func molecule(t *testing.T, s string) (*graph.Graph, *graph.Graph) {
 
 // groupList writes groups as "name atoms; ...", the form the cases are
 // worked in.
-func groupList(gs []GroupScore) string {
+func groupList(gs []wire.GroupScore) string {
 	s := make([]string, len(gs))
 	for i, g := range gs {
 		s[i] = g.Name + " " + strings.Trim(fmt.Sprint(g.Atoms), "[]")
@@ -242,7 +243,7 @@ func TestGroupsRDKit(t *testing.T) {
 		got := rdkitKinds(mol, groups)
 		// RDKit's nitro SMARTS also matches nitrate, named apart here.
 		oracle[i]["nitro"] = slices.DeleteFunc(oracle[i]["nitro"], func(match []int) bool {
-			return slices.ContainsFunc(groups, func(g GroupScore) bool { return g.Name == "nitrate" && slices.Contains(g.Atoms, match[0]) })
+			return slices.ContainsFunc(groups, func(g wire.GroupScore) bool { return g.Name == "nitrate" && slices.Contains(g.Atoms, match[0]) })
 		})
 		for _, k := range kinds {
 			want := oracle[i][k]
@@ -260,7 +261,7 @@ func TestGroupsRDKit(t *testing.T) {
 
 // rdkitKinds sorts found groups into the oracle's kinds: atom sets,
 // sorted, a carbonyl being the C=O of a carbonyl, acid, ester or amide.
-func rdkitKinds(mol *graph.Graph, groups []GroupScore) map[string][][]int {
+func rdkitKinds(mol *graph.Graph, groups []wire.GroupScore) map[string][][]int {
 	out := map[string][][]int{}
 	for _, gr := range groups {
 		switch gr.Name {

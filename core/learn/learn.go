@@ -13,6 +13,7 @@ import (
 
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/progress"
+	"wkpi-web/core/wire"
 )
 
 // Optimisers.
@@ -103,13 +104,10 @@ func gradientDescent() *optimize.GradientDescent {
 	}
 }
 
-// Trace records a training run: Cost[0] is the objective at the start and
-// Cost[i] after major iteration (or batch step) i.
-type Trace struct {
-	Cost       []float64 `json:"cost"`
-	Iterations int       `json:"iterations"`
-	Converged  bool      `json:"converged"`
-}
+// Trace records a training run (wire.Trace, plain data the page shows):
+// Cost[0] is the objective at the start and Cost[i] after major
+// iteration (or batch step) i.
+type Trace = wire.Trace
 
 // Params maps between a mixture and the optimiser's free vector
 // theta = [a | b | v | u]: X = lo_x + (hi_x - lo_x) sigmoid(a) and likewise

@@ -119,7 +119,7 @@ func bruteExtended(g *graph.Graph, f []float64) Diagrams {
 		}
 		owner[l] = j
 		paired[l], paired[j] = true, true
-		p := Point{cx[l].value, s.value}
+		p := Point{Birth: cx[l].value, Death: s.value}
 		switch {
 		case cx[l].kind == vertex && s.kind == edge:
 			d.Ord0 = append(d.Ord0, p)

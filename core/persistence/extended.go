@@ -69,7 +69,7 @@ func componentRanges(g *graph.Graph, f []float64) ([]Point, []Origin) {
 	for v, c := range comp {
 		if !seen[c] {
 			seen[c] = true
-			ps[c] = Point{f[v], f[v]}
+			ps[c] = Point{Birth: f[v], Death: f[v]}
 			lo[c], hi[c] = v, v
 		}
 		if f[v] < ps[c].Birth {
@@ -158,7 +158,7 @@ func cycles(g *graph.Graph, up, down []float64, subOrder []int, super sweepResul
 			}
 			x = g.Edges[t].U + g.Edges[t].V - x
 		}
-		ps = append(ps, Point{up[last], down[e]})
+		ps = append(ps, Point{Birth: up[last], Death: down[e]})
 		if withOrigins {
 			loops = append(loops, loop)
 		}

@@ -23,9 +23,9 @@ var handCases = []struct {
 	{
 		name: "single vertex",
 		n:    1, f: []float64{5},
-		want:  Diagrams{Ext0: []Point{{5, 5}}},
-		sub:   []Point{{5, inf}},
-		super: []Point{{5, -inf}},
+		want:  Diagrams{Ext0: []Point{{Birth: 5, Death: 5}}},
+		sub:   []Point{{Birth: 5, Death: inf}},
+		super: []Point{{Birth: 5, Death: -inf}},
 	},
 	{
 		// 0 - 1 - 2 with a peak in the middle: nodes 0 and 2 are minima
@@ -36,12 +36,12 @@ var handCases = []struct {
 		name: "path",
 		n:    3, edges: edgeList(0, 1, 1, 2), f: []float64{0, 3, 1},
 		want: Diagrams{
-			Ord0: []Point{{3, 3}, {1, 3}},
-			Rel1: []Point{{1, 1}, {0, 0}},
-			Ext0: []Point{{0, 3}},
+			Ord0: []Point{{Birth: 3, Death: 3}, {Birth: 1, Death: 3}},
+			Rel1: []Point{{Birth: 1, Death: 1}, {Birth: 0, Death: 0}},
+			Ext0: []Point{{Birth: 0, Death: 3}},
 		},
-		sub:   []Point{{3, 3}, {1, 3}, {0, inf}},
-		super: []Point{{1, 1}, {0, 0}, {3, -inf}},
+		sub:   []Point{{Birth: 3, Death: 3}, {Birth: 1, Death: 3}, {Birth: 0, Death: inf}},
+		super: []Point{{Birth: 1, Death: 1}, {Birth: 0, Death: 0}, {Birth: 3, Death: -inf}},
 	},
 	{
 		// Square 0-1-2-3 with values 0, 2, 1, 3: minima 0 and 2 (value 1)
@@ -51,10 +51,10 @@ var handCases = []struct {
 		name: "cycle",
 		n:    4, edges: edgeList(0, 1, 1, 2, 2, 3, 3, 0), f: []float64{0, 2, 1, 3},
 		want: Diagrams{
-			Ord0: []Point{{2, 2}, {1, 2}, {3, 3}},
-			Rel1: []Point{{1, 1}, {2, 1}, {0, 0}},
-			Ext0: []Point{{0, 3}},
-			Ext1: []Point{{3, 0}},
+			Ord0: []Point{{Birth: 2, Death: 2}, {Birth: 1, Death: 2}, {Birth: 3, Death: 3}},
+			Rel1: []Point{{Birth: 1, Death: 1}, {Birth: 2, Death: 1}, {Birth: 0, Death: 0}},
+			Ext0: []Point{{Birth: 0, Death: 3}},
+			Ext1: []Point{{Birth: 3, Death: 0}},
 		},
 	},
 	{
@@ -66,22 +66,22 @@ var handCases = []struct {
 		name: "triangle with pendant",
 		n:    4, edges: edgeList(0, 1, 1, 2, 0, 2, 2, 3), f: []float64{1, 2, 3, 0},
 		want: Diagrams{
-			Ord0: []Point{{2, 2}, {1, 3}, {3, 3}},
-			Rel1: []Point{{2, 2}, {1, 1}, {0, 0}},
-			Ext0: []Point{{0, 3}},
-			Ext1: []Point{{3, 1}},
+			Ord0: []Point{{Birth: 2, Death: 2}, {Birth: 1, Death: 3}, {Birth: 3, Death: 3}},
+			Rel1: []Point{{Birth: 2, Death: 2}, {Birth: 1, Death: 1}, {Birth: 0, Death: 0}},
+			Ext0: []Point{{Birth: 0, Death: 3}},
+			Ext1: []Point{{Birth: 3, Death: 1}},
 		},
 	},
 	{
 		name: "two components and an isolated vertex",
 		n:    5, edges: edgeList(0, 1, 2, 3), f: []float64{4, 1, 2, 7, 6},
 		want: Diagrams{
-			Ord0: []Point{{4, 4}, {7, 7}},
-			Rel1: []Point{{1, 1}, {2, 2}},
-			Ext0: []Point{{1, 4}, {2, 7}, {6, 6}},
+			Ord0: []Point{{Birth: 4, Death: 4}, {Birth: 7, Death: 7}},
+			Rel1: []Point{{Birth: 1, Death: 1}, {Birth: 2, Death: 2}},
+			Ext0: []Point{{Birth: 1, Death: 4}, {Birth: 2, Death: 7}, {Birth: 6, Death: 6}},
 		},
-		sub:   []Point{{4, 4}, {7, 7}, {1, inf}, {2, inf}, {6, inf}},
-		super: []Point{{1, 1}, {2, 2}, {4, -inf}, {7, -inf}, {6, -inf}},
+		sub:   []Point{{Birth: 4, Death: 4}, {Birth: 7, Death: 7}, {Birth: 1, Death: inf}, {Birth: 2, Death: inf}, {Birth: 6, Death: inf}},
+		super: []Point{{Birth: 1, Death: 1}, {Birth: 2, Death: 2}, {Birth: 4, Death: -inf}, {Birth: 7, Death: -inf}, {Birth: 6, Death: -inf}},
 	},
 	{
 		// Star with centre 0 at 2 and leaves at 0, 1, 3, 4: leaves 1
@@ -91,9 +91,9 @@ var handCases = []struct {
 		name: "star",
 		n:    5, edges: edgeList(0, 1, 0, 2, 0, 3, 0, 4), f: []float64{2, 0, 1, 3, 4},
 		want: Diagrams{
-			Ord0: []Point{{2, 2}, {1, 2}, {3, 3}, {4, 4}},
-			Rel1: []Point{{3, 2}, {2, 2}, {1, 1}, {0, 0}},
-			Ext0: []Point{{0, 4}},
+			Ord0: []Point{{Birth: 2, Death: 2}, {Birth: 1, Death: 2}, {Birth: 3, Death: 3}, {Birth: 4, Death: 4}},
+			Rel1: []Point{{Birth: 3, Death: 2}, {Birth: 2, Death: 2}, {Birth: 1, Death: 1}, {Birth: 0, Death: 0}},
+			Ext0: []Point{{Birth: 0, Death: 4}},
 		},
 	},
 	{
@@ -102,10 +102,10 @@ var handCases = []struct {
 		name: "constant K4",
 		n:    4, edges: edgeList(0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3), f: []float64{1, 1, 1, 1},
 		want: Diagrams{
-			Ord0: []Point{{1, 1}, {1, 1}, {1, 1}},
-			Rel1: []Point{{1, 1}, {1, 1}, {1, 1}},
-			Ext0: []Point{{1, 1}},
-			Ext1: []Point{{1, 1}, {1, 1}, {1, 1}},
+			Ord0: []Point{{Birth: 1, Death: 1}, {Birth: 1, Death: 1}, {Birth: 1, Death: 1}},
+			Rel1: []Point{{Birth: 1, Death: 1}, {Birth: 1, Death: 1}, {Birth: 1, Death: 1}},
+			Ext0: []Point{{Birth: 1, Death: 1}},
+			Ext1: []Point{{Birth: 1, Death: 1}, {Birth: 1, Death: 1}, {Birth: 1, Death: 1}},
 		},
 	},
 }
@@ -159,9 +159,9 @@ func TestSublevel0EdgeValues(t *testing.T) {
 		edge []float64
 		want []Point
 	}{
-		{"lower star", nil, []Point{{1, 1}, {0, 1}, {0, inf}}},
-		{"explicit", []float64{5, 2}, []Point{{1, 2}, {0, 5}, {0, inf}}},
-		{"raised", []float64{-1, -1}, []Point{{1, 1}, {0, 1}, {0, inf}}},
+		{"lower star", nil, []Point{{Birth: 1, Death: 1}, {Birth: 0, Death: 1}, {Birth: 0, Death: inf}}},
+		{"explicit", []float64{5, 2}, []Point{{Birth: 1, Death: 2}, {Birth: 0, Death: 5}, {Birth: 0, Death: inf}}},
+		{"raised", []float64{-1, -1}, []Point{{Birth: 1, Death: 1}, {Birth: 0, Death: 1}, {Birth: 0, Death: inf}}},
 	} {
 		if got := Sublevel0(g, f, c.edge); !sameMultiset(got, c.want, 0) {
 			t.Errorf("%s: Sublevel0 = %v, want %v", c.name, got, c.want)
@@ -172,7 +172,7 @@ func TestSublevel0EdgeValues(t *testing.T) {
 func TestDropZero(t *testing.T) {
 	g := mustGraph(t, 5, edgeList(0, 1, 2, 3)...)
 	got := Extended(g, []float64{4, 1, 2, 7, 6}).DropZero()
-	want := Diagrams{Ext0: []Point{{1, 4}, {2, 7}}}
+	want := Diagrams{Ext0: []Point{{Birth: 1, Death: 4}, {Birth: 2, Death: 7}}}
 	if len(got.Ord0)+len(got.Rel1)+len(got.Ext1) != 0 || !sameMultiset(got.Ext0, want.Ext0, 0) {
 		t.Errorf("DropZero = %+v, want %+v", got, want)
 	}

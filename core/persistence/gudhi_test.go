@@ -38,7 +38,7 @@ func gudhiExtended(t *testing.T, cases []gudhiCase) [][2][]Point {
 	for i, o := range outs {
 		for d, pts := range [2][][2]float64{o.Dim0, o.Dim1} {
 			for _, p := range pts {
-				res[i][d] = append(res[i][d], Point{p[0], p[1]})
+				res[i][d] = append(res[i][d], Point{Birth: p[0], Death: p[1]})
 			}
 		}
 	}

@@ -135,7 +135,7 @@ func (s sweepResult) essentialOrigins() []Origin {
 func (s sweepResult) essential(f []float64, death float64) []Point {
 	ps := make([]Point, len(s.elders))
 	for i, v := range s.elders {
-		ps[i] = Point{f[v], death}
+		ps[i] = Point{Birth: f[v], Death: death}
 	}
 	return ps
 }
@@ -172,7 +172,7 @@ func sweep(g *graph.Graph, f, w []float64, d direction) sweepResult {
 			a, b = b, a
 		}
 		parent[b] = a
-		s.pairs = append(s.pairs, Point{f[b], w[i]})
+		s.pairs = append(s.pairs, Point{Birth: f[b], Death: w[i]})
 		s.born, s.killer = append(s.born, b), append(s.killer, i)
 	}
 	for v := range parent {

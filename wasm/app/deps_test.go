@@ -5,14 +5,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestPageLinksNoPipeline: the page's binary (GOOS=js GOARCH=wasm) links
 // the UI, the pool and the protocol's plain types, and nothing of the
-// pipeline: no package of core (the workers run it) but the settings spec,
-// a leaf of the standard library alone, and no gonum. Every first visit
+// pipeline: no package of core (the workers run it) but the leaves (the
+// settings spec, the result types and progress, of the standard library
+// alone), and
+// no gonum. Every first visit
 // downloads this binary.
 func TestPageLinksNoPipeline(t *testing.T) {
 	touchSources(t)
@@ -28,7 +31,7 @@ func TestPageLinksNoPipeline(t *testing.T) {
 		if strings.HasPrefix(p, "wkpi-web/") {
 			own = append(own, p)
 		}
-		if (strings.HasPrefix(p, "wkpi-web/core/") && p != "wkpi-web/core/spec") || strings.HasPrefix(p, "gonum.org/") {
+		if (strings.HasPrefix(p, "wkpi-web/core/") && !slices.Contains(leaves, p)) || strings.HasPrefix(p, "gonum.org/") {
 			bad = append(bad, p)
 		}
 	}
@@ -36,25 +39,33 @@ func TestPageLinksNoPipeline(t *testing.T) {
 		t.Errorf("the page links %d packages of the pipeline: %s", len(bad), strings.Join(bad, " "))
 	}
 	// The list is not empty by accident: the page's own packages are in it.
-	for _, want := range []string{"wkpi-web/app", "wkpi-web/wasm/protocol", "wkpi-web/wasm/pool", "wkpi-web/wasm/app", "wkpi-web/core/spec"} {
+	for _, want := range []string{"wkpi-web/app", "wkpi-web/wasm/protocol", "wkpi-web/wasm/pool", "wkpi-web/wasm/app", "wkpi-web/core/spec", "wkpi-web/core/wire"} {
 		if !strings.Contains(" "+strings.Join(own, " ")+" ", " "+want+" ") {
 			t.Errorf("%s is not among the page's packages %v", want, own)
 		}
 	}
 }
 
-// TestSpecIsALeaf: the settings spec the page links imports the standard
-// library alone.
-func TestSpecIsALeaf(t *testing.T) {
-	cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, "wkpi-web/core/spec")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, p := range strings.Fields(string(out)) {
-		if strings.Contains(p, ".") || strings.HasPrefix(p, "wkpi-web/") {
-			t.Errorf("core/spec imports %s", p)
+// leaves are the packages of core/ that the page links: the settings spec,
+// the plain result types, and progress (a job's stages and the monotone
+// share and time left that the Train tab's bar shows, merged over its
+// jobs).
+var leaves = []string{"wkpi-web/core/spec", "wkpi-web/core/wire", "wkpi-web/core/progress"}
+
+// TestLeavesAreLeaves: the packages of core/ the page links import the
+// standard library alone.
+func TestLeavesAreLeaves(t *testing.T) {
+	for _, leaf := range leaves {
+		cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, leaf)
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", leaf, err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			if strings.Contains(p, ".") || strings.HasPrefix(p, "wkpi-web/") {
+				t.Errorf("%s imports %s", leaf, p)
+			}
 		}
 	}
 }

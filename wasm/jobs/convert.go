@@ -17,7 +17,7 @@ func foldOf(f eval.Fold) protocol.Fold {
 		Index: f.Index,
 		Config: protocol.FoldConfig{Sigma: f.Config.Sigma, C: f.Config.C, Gauss: f.Config.Gauss,
 			Learn: protocol.FoldLearn{M: f.Config.Learn.M}},
-		Trace:    protocol.Trace{Cost: f.Trace.Cost, Iterations: f.Trace.Iterations, Converged: f.Trace.Converged},
+		Trace:    f.Trace,
 		Accuracy: f.Accuracy, Baseline: f.Baseline,
 		InnerAccuracy: f.InnerAccuracy, Cost: f.Cost, ChannelScales: f.ChannelScales, Candidate: f.Candidate,
 		Test: f.Test, Predicted: f.Predicted, BaselinePredicted: f.BaselinePredicted,

@@ -58,19 +58,19 @@ func readDataFile(f protocol.File) (*graph.Dataset, *protocol.DataSource, error)
 		return nil, nil, err
 	}
 	src := &protocol.DataSource{File: f.Name, Format: rep.Format, Records: rep.Records,
-		Options: protocol.DataOptions{SMILES: rep.SMILES, Target: rep.Target, Threshold: o.Threshold, SkipBad: o.SkipBad}}
+		Options: dataset.Options{SMILES: rep.SMILES, Target: rep.Target, Threshold: o.Threshold, SkipBad: o.SkipBad}}
 	if len(rep.Skipped) > 0 {
 		src.Skipped = badRecords(f.Name, protocol.Unit(rep.Format), rep.Records, rep.Skipped)
 	}
 	return ds, src, nil
 }
 
-// coreOptions converts the protocol's options; nil is no option.
+// coreOptions returns the options of a file; nil is no option.
 func coreOptions(o *protocol.DataOptions) dataset.Options {
 	if o == nil {
 		return dataset.Options{}
 	}
-	return dataset.Options{SMILES: o.SMILES, Target: o.Target, Threshold: o.Threshold, SkipBad: o.SkipBad}
+	return *o
 }
 
 // badRecords lists the first protocol.ShownBad of bad, their problems
@@ -78,8 +78,8 @@ func coreOptions(o *protocol.DataOptions) dataset.Options {
 func badRecords(file, unit string, total int, bad []dataset.Skipped) *protocol.BadRecords {
 	b := &protocol.BadRecords{File: file, Unit: unit, Total: total, Count: len(bad), First: []protocol.BadRecord{}}
 	for _, s := range bad[:min(len(bad), protocol.ShownBad)] {
-		b.First = append(b.First, protocol.BadRecord{Index: s.Index, Where: s.Where, Name: s.Name,
-			Problem: strings.TrimPrefix(s.Problem, file+" ")})
+		s.Problem = strings.TrimPrefix(s.Problem, file+" ")
+		b.First = append(b.First, s)
 	}
 	return b
 }
@@ -110,12 +110,9 @@ func inspectData(req protocol.Request) (protocol.Response, error) {
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	out := &protocol.DataInspection{File: f.Name, Format: in.Format, Records: in.Records, Columns: []protocol.DataColumn{},
+	// Columns are [], not null, for a zip, as the page has always had them.
+	out := &protocol.DataInspection{File: f.Name, Format: in.Format, Records: in.Records, Columns: append([]protocol.DataColumn{}, in.Columns...),
 		SMILES: in.SMILES, Name: in.Name, Target: in.Target}
-	for _, c := range in.Columns {
-		out.Columns = append(out.Columns, protocol.DataColumn{Name: c.Name, Values: c.Values, Distinct: c.Distinct,
-			Numeric: c.Numeric, Median: c.Median, Examples: c.Examples})
-	}
 	if len(in.Bad) > 0 {
 		out.Bad = badRecords(f.Name, protocol.Unit(in.Format), in.Records, in.Bad)
 	}

@@ -44,7 +44,7 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 	_, x, y := Layout(g, ex.Class)
 	resp := describe(p.Model())
 	resp.Explained = &protocol.Explained{
-		Explanation: explanation(ex),
+		Explanation: *ex,
 		Prediction:  predicted(files[req.Graph], g, preds[0]),
 		Molecule:    files[req.Graph].molecule,
 		Labels:      g.NodeLabels,
@@ -76,28 +76,4 @@ func (w *Worker) prepare(data []byte) (*model.Prepared, time.Duration, error) {
 	}
 	w.prepared, w.preparedOf = p, data
 	return p, time.Since(start), nil
-}
-
-// explanation converts an explanation to the protocol's mirror.
-func explanation(ex *explain.Explanation) protocol.Explanation {
-	out := protocol.Explanation{Graph: ex.Graph, Class: ex.Class, Decision: ex.Decision, Reference: ex.Reference, Attribution: string(ex.Attribution)}
-	for _, n := range ex.Nodes {
-		out.Nodes = append(out.Nodes, protocol.NodeScore(n))
-	}
-	for _, e := range ex.Edges {
-		out.Edges = append(out.Edges, protocol.EdgeScore(e))
-	}
-	for _, p := range ex.Points {
-		out.Points = append(out.Points, protocol.PointScore(p))
-	}
-	for _, b := range ex.Blocks {
-		out.Blocks = append(out.Blocks, protocol.BlockScore(b))
-	}
-	for _, p := range ex.Against {
-		out.Against = append(out.Against, protocol.PairScore(p))
-	}
-	for _, g := range ex.Groups {
-		out.Groups = append(out.Groups, protocol.GroupScore(g))
-	}
-	return out
 }

@@ -61,7 +61,7 @@ func pairedTest(folds []protocol.Fold) (protocol.PairedTest, error) {
 	if err != nil {
 		return protocol.PairedTest{}, err
 	}
-	t := protocol.PairedTest{ComparePaired: protocol.ComparePaired{Differences: p.Differences, WilcoxonP: p.WilcoxonP, TP: p.TP}}
+	t := protocol.PairedTest{ComparePaired: p}
 	if len(p.Differences) > 0 {
 		t.Mean = stat.Mean(p.Differences, nil)
 	}

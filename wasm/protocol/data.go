@@ -6,30 +6,18 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"wkpi-web/core/wire"
 )
 
 // The types of this file let the page offer the user's own molecule
-// files as datasets (core/dataset) without linking core/dataset: plain
-// mirrors of its Options, Inspection and bad records, with the same
-// JSON where they mirror a core type.
+// files as datasets (core/dataset) without linking core/dataset: its
+// options, columns and bad records are plain data of core/wire, and
+// what the page shows of an inspection and of a dataset's source.
 
 // DataOptions say how a molecule table, an SD file or a GraphML
-// collection becomes a dataset; they mirror core/dataset.Options, JSON
-// included.
-type DataOptions struct {
-	// SMILES names a table's SMILES column; "" takes the column named
-	// smiles (any case).
-	SMILES string `json:"smiles,omitempty"`
-	// Target names the class: a column, SD property or GraphML graph
-	// key; "" takes core/dataset's default.
-	Target string `json:"target,omitempty"`
-	// Threshold, when set, cuts a numeric target into the classes "< X"
-	// and ">= X".
-	Threshold *float64 `json:"threshold,omitempty"`
-	// SkipBad leaves out the records that cannot be read (they are
-	// listed in DataSource.Skipped) instead of failing.
-	SkipBad bool `json:"skipBad,omitempty"`
-}
+// collection becomes a dataset (core/dataset.Options).
+type DataOptions = wire.DatasetOptions
 
 // FileFormat describes a file format to the page: core/graphfile's
 // registry (graphfile.Entry) without its readers, which formats.go
@@ -179,18 +167,8 @@ func (in *DataInspection) Column(name string) *DataColumn {
 	return nil
 }
 
-// DataColumn describes one column's values; it mirrors
-// core/dataset.Column, JSON included.
-type DataColumn struct {
-	Name     string `json:"name"`
-	Values   int    `json:"values"`   // records with a non-empty value
-	Distinct int    `json:"distinct"` // different values
-	// Numeric is true when every non-empty value is a number; Median is
-	// then their median.
-	Numeric  bool     `json:"numeric"`
-	Median   float64  `json:"median"`
-	Examples []string `json:"examples"` // the first (at most 3) different values
-}
+// DataColumn describes one column's values (core/dataset.Column).
+type DataColumn = wire.Column
 
 // ColumnValues prefixes the name of a numeric column in an InspectData
 // response's Arrays: Arrays[ColumnValues+name] holds the column's value
@@ -204,23 +182,18 @@ const ShownBad = 10
 
 // BadRecords are records of a file that cannot be read.
 type BadRecords struct {
-	File  string      `json:"file"`
-	Unit  string      `json:"unit"`  // "rows", "records" or "graphs"
-	Total int         `json:"total"` // records in the file
-	Count int         `json:"count"` // records that cannot be read
-	First []BadRecord `json:"first"` // the first ShownBad of them
+	File  string `json:"file"`
+	Unit  string `json:"unit"`  // "rows", "records" or "graphs"
+	Total int    `json:"total"` // records in the file
+	Count int    `json:"count"` // records that cannot be read
+	// First are the first ShownBad of them, each Problem beginning
+	// with its Where (the file's name left out): `row 3 (line 4):
+	// SMILES "C1CC": ...`.
+	First []BadRecord `json:"first"`
 }
 
-// BadRecord is one record that cannot be read; it mirrors
-// core/dataset.Skipped, JSON included.
-type BadRecord struct {
-	Index int    `json:"index"` // 1-based row, record or graph number
-	Where string `json:"where"` // "row 3 (line 4)"
-	Name  string `json:"name"`
-	// Problem says what is wrong, beginning with Where (the file's name
-	// left out): `row 3 (line 4): SMILES "C1CC": ...`.
-	Problem string `json:"problem"`
-}
+// BadRecord is one record that cannot be read (core/dataset.Skipped).
+type BadRecord = wire.Skipped
 
 // DataSource says how a molecule file became a dataset (Summary.Source).
 type DataSource struct {

@@ -13,11 +13,14 @@
 // blobs (file contents, float arrays, a model's JSON) whose ArrayBuffers
 // are transferred, not copied.
 //
-// The protocol imports no core package: the page's binary links it, and
-// nothing of the pipeline. Where the page needs results of core types (a
-// fold, a report, persistence diagrams, the comparison's method names) the
-// protocol has plain mirrors with the same JSON (results.go, diagrams.go,
-// methods.go), which package wasm/jobs fills.
+// The protocol imports no core package but core/wire, a leaf of the
+// standard library alone: the page's binary links it, and nothing of the
+// pipeline. Persistence diagrams, explanations and a molecule file's
+// options, columns and bad records are core/wire's types, which the
+// pipeline uses as its own (diagrams.go, explain.go, data.go). Where the
+// page needs only part of a core result (a fold, a report, the
+// comparison's methods) the protocol has plain types with the same JSON
+// (results.go, methods.go), which package wasm/jobs fills.
 //
 // Adding a job: add a Kind, its parameters to Request and its result to
 // Response (or to Response.Arrays for large float data), and a handler in

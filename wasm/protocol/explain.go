@@ -1,73 +1,29 @@
 package protocol
 
-// Explanation mirrors core/explain.Explanation field for field (the same
-// JSON as `wkpi explain -format json`), so that the page, which links no
-// pipeline, can show and download it.
-type Explanation struct {
-	Graph       string       `json:"graph,omitempty"`
-	Class       string       `json:"class"`
-	Decision    float64      `json:"decision"`
-	Reference   float64      `json:"reference"`
-	Attribution string       `json:"attribution"`
-	Nodes       []NodeScore  `json:"nodes"`
-	Edges       []EdgeScore  `json:"edges"`
-	Points      []PointScore `json:"points"`
-	Blocks      []BlockScore `json:"blocks"`
-	Against     []PairScore  `json:"against,omitempty"`
-	Groups      []GroupScore `json:"groups,omitempty"`
-}
+import "wkpi-web/core/wire"
 
-// NodeScore mirrors explain.NodeScore.
-type NodeScore struct {
-	ID    int     `json:"id"`
-	Score float64 `json:"score"`
-}
-
-// EdgeScore mirrors explain.EdgeScore.
-type EdgeScore struct {
-	U     int     `json:"u"`
-	V     int     `json:"v"`
-	Score float64 `json:"score"`
-}
-
-// PointScore mirrors explain.PointScore.
-type PointScore struct {
-	Descriptor string   `json:"descriptor"`
-	Diagram    string   `json:"diagram"`
-	Index      int      `json:"index"`
-	Birth      float64  `json:"birth"`
-	Death      float64  `json:"death"`
-	Score      float64  `json:"score"`
-	Vertices   []int    `json:"vertices,omitempty"`
-	Edges      [][2]int `json:"edges,omitempty"`
-}
-
-// BlockScore mirrors explain.BlockScore: the pixels' parts of one image
-// block, Rows·Cols values on the model's grid, row 0 at the lowest
-// persistence.
-type BlockScore struct {
-	Descriptor string    `json:"descriptor"`
-	Channel    string    `json:"channel"`
-	Pixels     []float64 `json:"pixels"`
-}
-
-// PairScore mirrors explain.Pair.
-type PairScore struct {
-	Class     string  `json:"class"`
-	Decision  float64 `json:"decision"`
-	Reference float64 `json:"reference"`
-}
-
-// GroupScore mirrors explain.GroupScore: a functional group of a
-// molecule (nitro, benzene ring, ...), its atoms in increasing order, its
-// score (the sum of its atoms' scores) and that over the sum of all
-// |scores|.
-type GroupScore struct {
-	Name  string  `json:"name"`
-	Atoms []int   `json:"atoms"`
-	Score float64 `json:"score"`
-	Share float64 `json:"share"`
-}
+// The explanation of a prediction is core/explain's, whose types are
+// plain data of core/wire (the same JSON as `wkpi explain -format json`),
+// so that the page, which links no pipeline, can show and download it.
+type (
+	// Explanation is what decided one graph's prediction.
+	Explanation = wire.Explanation
+	// NodeScore is a node's part.
+	NodeScore = wire.NodeScore
+	// EdgeScore is an edge's part.
+	EdgeScore = wire.EdgeScore
+	// PointScore is one persistence point's part.
+	PointScore = wire.PointScore
+	// BlockScore is the pixels' parts of one image block, Rows·Cols
+	// values on the model's grid, row 0 at the lowest persistence.
+	BlockScore = wire.BlockScore
+	// PairScore is one pair of a several-class model.
+	PairScore = wire.Pair
+	// GroupScore is a functional group of a molecule (nitro, benzene
+	// ring, ...), its atoms in increasing order, its score (the sum of
+	// its atoms' scores) and that over the sum of all |scores|.
+	GroupScore = wire.GroupScore
+)
 
 // Explained is an Explain job's result: the explanation of one input
 // graph and what the page needs to draw it.

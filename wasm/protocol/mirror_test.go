@@ -13,7 +13,6 @@ import (
 	"wkpi-web/core/eval"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/learn"
-	"wkpi-web/core/persistence"
 )
 
 // coreReport is an eval.Report with every field the protocol mirrors set,
@@ -87,38 +86,6 @@ func TestReportMirrorsEval(t *testing.T) {
 	}
 }
 
-// TestDiagramsMirrorPersistence: the same diagrams give the same JSON,
-// infinite deaths included, and each side reads the other's.
-func TestDiagramsMirrorPersistence(t *testing.T) {
-	core := persistence.Diagrams{Ord0: []persistence.Point{{Birth: 0, Death: 1}, {Birth: -1, Death: math.Inf(1)}},
-		Rel1: []persistence.Point{{Birth: 3, Death: 0.5}}, Ext1: []persistence.Point{{Birth: 2.25, Death: math.Inf(-1)}}}
-	ours := Diagrams{Ord0: []Point{{0, 1}, {-1, math.Inf(1)}}, Rel1: []Point{{3, 0.5}}, Ext1: []Point{{2.25, math.Inf(-1)}}}
-	a, err := json.Marshal(core)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(ours)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(a) != string(b) {
-		t.Fatalf("JSON\n%s\nwant persistence's\n%s", b, a)
-	}
-	var read Diagrams
-	if err := json.Unmarshal(a, &read); err != nil || !reflect.DeepEqual(read, ours) {
-		t.Errorf("read %+v (%v), want %+v", read, err, ours)
-	}
-	if _, err := json.Marshal(Point{math.NaN(), 0}); err == nil {
-		t.Error("a NaN coordinate was written")
-	}
-	for _, bad := range []string{`[1]`, `[1,"inf"]`, `{}`} {
-		var p Point
-		if json.Unmarshal([]byte(bad), &p) == nil {
-			t.Errorf("%s read as a point", bad)
-		}
-	}
-}
-
 // TestMethodsAreCompares: the page's method names are core/compare's, in
 // its order, and its special ones are the same constants.
 func TestMethodsAreCompares(t *testing.T) {
@@ -146,34 +113,9 @@ func TestMethodsAreCompares(t *testing.T) {
 	}
 }
 
-// TestDataTypesMirrorDataset: the options, a column's description and a
-// bad record have dataset's JSON, both ways; the format names are
+// TestFormatNamesAreCores: the format names the page tells apart are
 // graphfile's and dataset's.
-func TestDataTypesMirrorDataset(t *testing.T) {
-	x := 6.5
-	for _, pair := range []struct{ core, ours any }{
-		{dataset.Options{SMILES: "smi", Target: "pIC50", Threshold: &x, SkipBad: true}, DataOptions{SMILES: "smi", Target: "pIC50", Threshold: &x, SkipBad: true}},
-		{dataset.Options{}, DataOptions{}},
-		{dataset.Column{Name: "AMW", Values: 200, Distinct: 183, Numeric: true, Median: 213.2, Examples: []string{"122.1"}},
-			DataColumn{Name: "AMW", Values: 200, Distinct: 183, Numeric: true, Median: 213.2, Examples: []string{"122.1"}}},
-		{dataset.Skipped{Index: 3, Where: "row 3 (line 4)", Name: "m3", Problem: "bad"}, BadRecord{Index: 3, Where: "row 3 (line 4)", Name: "m3", Problem: "bad"}},
-	} {
-		a, err := json.Marshal(pair.core)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(pair.ours)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(a) != string(b) {
-			t.Errorf("JSON %s, want dataset's %s", b, a)
-		}
-		back := reflect.New(reflect.TypeOf(pair.ours))
-		if err := json.Unmarshal(a, back.Interface()); err != nil || !reflect.DeepEqual(back.Elem().Interface(), pair.ours) {
-			t.Errorf("dataset's JSON %s read as %+v (%v)", a, back.Elem().Interface(), err)
-		}
-	}
+func TestFormatNamesAreCores(t *testing.T) {
 	for _, c := range [][2]string{{FormatCSV, string(graphfile.FormatCSV)}, {FormatTSV, string(graphfile.FormatTSV)}, {FormatSD, string(graphfile.FormatMolfile)},
 		{FormatGraphML, string(graphfile.FormatGraphML)}, {FormatTU, dataset.FormatTU}, {FormatSWC, dataset.FormatSWC}} {
 		if c[0] != c[1] {

@@ -9,6 +9,7 @@ import (
 
 	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
+	"wkpi-web/core/wire"
 )
 
 // Kind names a job.
@@ -485,10 +486,6 @@ type CompareMethod struct {
 	Paired      *ComparePaired `json:"paired,omitempty"`
 }
 
-// ComparePaired mirrors core/crossval.Paired: fold differences against
-// WKPI and the two tests' p-values.
-type ComparePaired struct {
-	Differences []float64 `json:"differences"`
-	WilcoxonP   float64   `json:"wilcoxon_p"`
-	TP          float64   `json:"t_p"`
-}
+// ComparePaired is crossval.Paired: fold differences against WKPI and
+// the two tests' p-values.
+type ComparePaired = wire.Paired

@@ -1,5 +1,7 @@
 package protocol
 
+import "wkpi-web/core/wire"
+
 // The types of this file mirror what the page needs of core/eval's Fold,
 // Report and Result, with the same JSON field names and shapes, so that
 // the page links no pipeline code and results it saved from the core
@@ -60,11 +62,7 @@ type FoldLearn struct {
 }
 
 // Trace is how a fold's learning went (learn.Trace).
-type Trace struct {
-	Cost       []float64 `json:"cost"`
-	Iterations int       `json:"iterations"`
-	Converged  bool      `json:"converged"`
-}
+type Trace = wire.Trace
 
 // Report is a cross-validated evaluation (eval.Report): the learned
 // kernel's result and, on the same folds, the initial weight function's.

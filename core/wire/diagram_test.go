@@ -1,4 +1,4 @@
-package persistence
+package wire
 
 import (
 	"encoding/json"
