@@ -7,7 +7,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -15,8 +14,8 @@ import (
 // predictions of the last input by the current model
 // (modelsState.current).
 type classifyState struct {
-	running bool
-	job     int64 // the running job's ID
+	running bool // reading the files or classifying
+	job     slot // the running classification
 	err     string
 	smiles  string           // the text area's content
 	graphs  []protocol.Graph // predictions of the last input
@@ -57,7 +56,7 @@ func (r *Root) classifyTab() app.UI {
 		OnExplain: func() { r.act(r.explainChosen) },
 	}
 	if ex := &cl.explain; ex.graph == cl.chosen {
-		t.Explaining, t.ExplainError = ex.running, ex.err
+		t.Explaining, t.ExplainError = ex.job.busy(), ex.err
 	}
 	if m := r.models.current; m != nil {
 		t.Model, t.Weight = m.info, m.after
@@ -161,44 +160,30 @@ func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File) {
 		cl.running = false
 		return
 	}
-	if cl.running && cl.job != 0 {
-		r.Backend.Cancel(cl.job)
-	}
+	cl.job.drop(r.Backend)
 	cl.running, cl.err = true, ""
-	var id int64
-	id = r.submit(ctx, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: inputs}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if cl.job != id {
-					return // a later classification replaced this one
-				}
-				cl.running = false
-				if r.models.current != model {
-					// Another model became current meanwhile (loaded,
-					// chosen or trained): the click is answered with it.
-					r.classifyInputs(ctx, inputs)
-					return
-				}
-				r.forgetExplanation()
-				cl.graphs, cl.inputs, cl.chosen = resp.Graphs, inputs, 0
-				if cl.csvURL != "" {
-					r.Backend.RevokeURL(cl.csvURL)
-				}
-				cl.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
-			})
+	r.run(ctx, &cl.job, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: inputs}, jobCalls{
+		Done: func(ctx app.Context, resp protocol.Response) {
+			cl.running = false
+			if r.models.current != model {
+				// Another model became current meanwhile (loaded,
+				// chosen or trained): the click is answered with it.
+				r.classifyInputs(ctx, inputs)
+				return
+			}
+			r.forgetExplanation()
+			cl.graphs, cl.inputs, cl.chosen = resp.Graphs, inputs, 0
+			if cl.csvURL != "" {
+				r.Backend.RevokeURL(cl.csvURL)
+			}
+			cl.csvURL = r.Backend.ObjectURL(predictionsCSV(resp.Graphs), "text/csv")
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				if cl.job != id {
-					return
-				}
-				cl.running = false
-				cl.err = "Could not classify: " + err.Error()
-				if len(cl.graphs) > 0 {
-					cl.err += "\nThe earlier predictions below still stand."
-				}
-			})
+		Fail: func(ctx app.Context, err error) {
+			cl.running = false
+			cl.err = "Could not classify: " + err.Error()
+			if len(cl.graphs) > 0 {
+				cl.err += "\nThe earlier predictions below still stand."
+			}
 		},
 	})
-	cl.job = id
 }

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,14 +8,13 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
 // compareState is the Compare tab's: the methods picked and the last run.
 type compareState struct {
 	off  map[string]bool // methods the user unticked
-	jobs map[int64]string
+	jobs slot            // the run's jobs
 	// stages are the running jobs' progress, by job.
 	stages  map[int64]string
 	total   int // jobs of the run, the pairing excluded
@@ -51,7 +49,7 @@ func (r *Root) compareTab() app.UI {
 	}
 	t := &CompareTab{
 		Summary: r.data.summary, Off: s.off, Results: s.results, Paired: s.paired, Error: s.err,
-		Running: len(s.jobs) > 0, Ready: r.train.form != nil,
+		Running: s.jobs.busy(), Ready: r.train.form != nil,
 		OnToggle: func(name string) {
 			r.act(func(app.Context) {
 				if r.compare == nil {
@@ -66,7 +64,7 @@ func (r *Root) compareTab() app.UI {
 		OnRun:    func() { r.act(r.runCompare) },
 		OnCancel: func() { r.act(func(app.Context) { r.cancelCompare("Canceled.") }) },
 	}
-	if len(s.jobs) > 0 {
+	if s.jobs.busy() {
 		t.Fraction = float64(len(s.results)) / float64(max(1, s.total))
 		ids := make([]int64, 0, len(s.stages))
 		for id := range s.stages {
@@ -99,7 +97,7 @@ func (r *Root) runCompare(ctx app.Context) {
 			picked = append(picked, m)
 		}
 	}
-	s := &compareState{off: off, jobs: map[int64]string{}, stages: map[int64]string{}, start: time.Now()}
+	s := &compareState{off: off, stages: map[int64]string{}, start: time.Now()}
 	r.compare = s
 	folds := form.Folds
 	if folds < 2 || folds > summary.Graphs {
@@ -119,55 +117,37 @@ func (r *Root) runCompare(ctx app.Context) {
 
 // compareJob submits one job of run s.
 func (r *Root) compareJob(ctx app.Context, s *compareState, j protocol.CompareJob, name string) {
-	id := new(int64)
-	live := func() bool { _, ok := s.jobs[*id]; return r.compare == s && ok }
-	*id = r.submit(ctx, protocol.Request{Kind: protocol.Compare, Dataset: r.data.key, Compare: &j}, pool.Handler{
-		Progress: func(stage string, done, total int) {
-			ctx.Dispatch(func(app.Context) {
-				if live() {
-					s.stages[*id] = fmt.Sprintf("%s: %s %d/%d", name, stage, done, total)
-				}
-			})
+	var id int64 // set before any answer runs
+	id = r.run(ctx, &s.jobs, protocol.Request{Kind: protocol.Compare, Dataset: r.data.key, Compare: &j}, jobCalls{
+		Progress: func(ctx app.Context, stage string, done, total int) {
+			s.stages[id] = fmt.Sprintf("%s: %s %d/%d", name, stage, done, total)
 		},
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if !live() {
-					return
-				}
-				delete(s.jobs, *id)
-				delete(s.stages, *id)
-				if len(j.Pair) > 0 {
-					s.results, s.paired = resp.Compared, true
-				} else {
-					s.results = append(s.results, resp.Compared...)
-					order := protocol.Methods()
-					slices.SortStableFunc(s.results, func(a, b protocol.CompareMethod) int {
-						return slices.Index(order, a.Name) - slices.Index(order, b.Name)
-					})
-				}
-				if len(s.jobs) > 0 {
-					return
-				}
-				if !s.paired && slices.ContainsFunc(s.results, func(m protocol.CompareMethod) bool { return m.Name == protocol.MethodWKPI }) {
-					pj := j
-					pj.Methods, pj.Pair = nil, slices.Clone(s.results)
-					r.compareJob(ctx, s, pj, "pairing with WKPI")
-					return
-				}
-				r.status = fmt.Sprintf("Comparison done in %.1f s.", time.Since(s.start).Seconds())
-			})
+		Done: func(ctx app.Context, resp protocol.Response) {
+			delete(s.stages, id)
+			if len(j.Pair) > 0 {
+				s.results, s.paired = resp.Compared, true
+			} else {
+				s.results = append(s.results, resp.Compared...)
+				order := protocol.Methods()
+				slices.SortStableFunc(s.results, func(a, b protocol.CompareMethod) int {
+					return slices.Index(order, a.Name) - slices.Index(order, b.Name)
+				})
+			}
+			if s.jobs.busy() {
+				return
+			}
+			if !s.paired && slices.ContainsFunc(s.results, func(m protocol.CompareMethod) bool { return m.Name == protocol.MethodWKPI }) {
+				pj := j
+				pj.Methods, pj.Pair = nil, slices.Clone(s.results)
+				r.compareJob(ctx, s, pj, "pairing with WKPI")
+				return
+			}
+			r.status = fmt.Sprintf("Comparison done in %.1f s.", time.Since(s.start).Seconds())
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				if !live() || errors.Is(err, pool.ErrCanceled) {
-					return
-				}
-				delete(s.jobs, *id)
-				r.cancelCompare(fmt.Sprintf("%s failed: %v", name, err))
-			})
-		},
+		// A run's jobs end early only dropped (cancelCompare), and then
+		// they do not answer.
+		Fail: func(ctx app.Context, err error) { r.cancelCompare(fmt.Sprintf("%s failed: %v", name, err)) },
 	})
-	s.jobs[*id] = name
 }
 
 // cancelCompare stops the run's jobs; why ("" for none) is shown.
@@ -176,10 +156,8 @@ func (r *Root) cancelCompare(why string) {
 	if s == nil {
 		return
 	}
-	for id := range s.jobs {
-		r.Backend.Cancel(id)
-	}
-	s.jobs, s.stages = map[int64]string{}, map[int64]string{}
+	s.jobs.drop(r.Backend)
+	s.stages = map[int64]string{}
 	if why != "" {
 		s.err, r.status = why, why
 	}

@@ -11,6 +11,9 @@
 // exploreState, trainState, compareState, classifyState, modelsState),
 // each with Root's methods for that tab in its own file (loading.go,
 // exploring.go, training.go, comparing.go, classifying.go, store.go).
+// They run worker jobs through one client, Root.run (jobclient.go): its
+// callbacks run on the UI goroutine, and a job's slot drops the answers
+// of a job replaced, canceled or of data changed, in one place.
 //
 // The package builds natively too, so cmd/static can prerender the page;
 // there the Backend is nil and the components render their empty state.

@@ -96,7 +96,7 @@ func TestExplainChosen(t *testing.T) {
 	jobs[0].h.Done(protocol.Response{Explained: res, Arrays: map[string][]float64{"x": {0, 0.3, 0.6, 1}, "y": {0, 1, 0, 1}}})
 	e.ConsumeAll()
 	ex := r.classify.explain
-	if ex.result != res || ex.running || ex.jsonURL == "" || ex.csvURL == "" || len(b.asked) != 1 {
+	if ex.result != res || ex.job.busy() || ex.jsonURL == "" || ex.csvURL == "" || len(b.asked) != 1 {
 		t.Fatalf("after the job: %+v, %d drawings asked", ex, len(b.asked))
 	}
 	red, blue := [3]float64{178.0 / 255, 24.0 / 255, 43.0 / 255}, [3]float64{33.0 / 255, 102.0 / 255, 172.0 / 255}

@@ -10,19 +10,17 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
 // explainState is the Classify tab's Explain view: the explanation of one
 // prediction, its drawing and its downloads.
 type explainState struct {
-	running bool
-	job     int64 // the running job's ID
-	err     string
-	graph   int // the prediction explained, an index of classifyState.graphs
-	result  *protocol.Explained
-	x, y    []float64 // the worker's layout of the graph
+	job    slot // the running explain job
+	err    string
+	graph  int // the prediction explained, an index of classifyState.graphs
+	result *protocol.Explained
+	x, y   []float64 // the worker's layout of the graph
 	// waited is how long the user waited, from the click to the answer
 	// (in the queue behind other jobs too), in milliseconds.
 	waited float64
@@ -53,9 +51,7 @@ func (r *Root) explainView() *ExplainView {
 // cancels one running.
 func (r *Root) forgetExplanation() {
 	ex := &r.classify.explain
-	if ex.running && ex.job != 0 {
-		r.Backend.Cancel(ex.job)
-	}
+	ex.job.drop(r.Backend)
 	for _, u := range []string{ex.jsonURL, ex.csvURL, ex.svgURL} {
 		if u != "" {
 			r.Backend.RevokeURL(u)
@@ -74,33 +70,19 @@ func (r *Root) explainChosen(ctx app.Context) {
 	}
 	r.forgetExplanation()
 	ex := &cl.explain
-	ex.running, ex.graph = true, cl.chosen
+	ex.graph = cl.chosen
 	clicked := time.Now()
-	var id int64
-	id = r.submit(ctx, protocol.Request{Kind: protocol.Explain, Model: model.data, Inputs: cl.inputs, Graph: cl.chosen}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if ex.job != id {
-					return // another explanation replaced this one
-				}
-				ex.running = false
-				ex.waited = float64(time.Since(clicked).Microseconds()) / 1000
-				if resp.Explained == nil {
-					ex.err = "The worker sent no explanation."
-					return
-				}
-				r.showExplanation(ctx, resp.Explained, resp.Arrays["x"], resp.Arrays["y"])
-			})
+	r.run(ctx, &ex.job, protocol.Request{Kind: protocol.Explain, Model: model.data, Inputs: cl.inputs, Graph: cl.chosen}, jobCalls{
+		Done: func(ctx app.Context, resp protocol.Response) {
+			ex.waited = float64(time.Since(clicked).Microseconds()) / 1000
+			if resp.Explained == nil {
+				ex.err = "The worker sent no explanation."
+				return
+			}
+			r.showExplanation(ctx, resp.Explained, resp.Arrays["x"], resp.Arrays["y"])
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				if ex.job == id {
-					ex.running, ex.err = false, "Could not explain: "+err.Error()
-				}
-			})
-		},
+		Fail: func(ctx app.Context, err error) { ex.err = "Could not explain: " + err.Error() },
 	})
-	ex.job = id
 }
 
 // showExplanation shows an explanation and makes its downloads; a

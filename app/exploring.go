@@ -21,7 +21,7 @@ type exploreState struct {
 	// the colours of values, lightened (SVG text); "" until drawn and for graphs
 	// that are not molecules.
 	picture  string
-	job      int64 // running explore job, 0 when idle
+	job      slot // the running explore job
 	progress string
 	err      string
 }
@@ -43,7 +43,7 @@ func (r *Root) exploreTab() app.UI {
 	return &ExploreTab{
 		Summary: d.summary, Graph: d.graph, Descriptor: e.descriptor(),
 		Drawing: d.drawing, X: d.x, Y: d.y, Values: e.values, Picture: e.picture, Plain: d.picture,
-		Explored: e.explored, Image: e.image, Running: e.job != 0,
+		Explored: e.explored, Image: e.image, Running: e.job.busy(),
 		Progress: e.progress, Error: e.err,
 		OnGraph:      func(i int) { r.act(func(ctx app.Context) { r.pickGraph(ctx, i) }) },
 		OnDescriptor: func(d string) { r.act(func(ctx app.Context) { r.pickDescriptor(ctx, d) }) },
@@ -80,9 +80,7 @@ func (r *Root) pickDescriptor(ctx app.Context, d string) {
 }
 
 func (r *Root) cancelExplore(ctx app.Context) {
-	if r.explore.job != 0 {
-		r.Backend.Cancel(r.explore.job)
-	}
+	r.explore.job.cancel(r.Backend)
 }
 
 // startExplore computes the current graph's persistence under the current
@@ -91,44 +89,28 @@ func (r *Root) startExplore(ctx app.Context) {
 	if r.Backend == nil || r.data.summary == nil {
 		return
 	}
-	r.cancelExplore(ctx)
 	e := &r.explore
+	e.job.drop(r.Backend)
 	e.err, e.progress = "", "Starting…"
-	var id int64
-	id = r.submit(ctx, protocol.Request{
+	r.run(ctx, &e.job, protocol.Request{
 		Kind: protocol.Explore, Dataset: r.data.key, Graph: r.data.graph,
 		Descriptor: protocol.Descriptor{Kind: e.descriptor()},
-	}, pool.Handler{
-		Progress: func(stage string, done, total int) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if e.job == id {
-					e.progress = fmt.Sprintf("Computing %s (%d of %d)…", stage, done+1, total)
-				}
-			})
+	}, jobCalls{
+		Progress: func(ctx app.Context, stage string, done, total int) {
+			e.progress = fmt.Sprintf("Computing %s (%d of %d)…", stage, done+1, total)
 		},
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if e.job != id {
-					return
-				}
-				e.job, e.progress = 0, ""
-				e.explored, e.values, e.image, e.picture = resp.Explored, resp.Arrays["values"], resp.Arrays["image"], ""
-				r.depictExplored(ctx)
-			})
+		Done: func(ctx app.Context, resp protocol.Response) {
+			e.progress = ""
+			e.explored, e.values, e.image, e.picture = resp.Explored, resp.Arrays["values"], resp.Arrays["image"], ""
+			r.depictExplored(ctx)
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if e.job != id {
-					return
-				}
-				e.job, e.progress = 0, ""
-				if errors.Is(err, pool.ErrCanceled) {
-					e.err = "Canceled."
-					return
-				}
-				e.err = err.Error()
-			})
+		Fail: func(ctx app.Context, err error) {
+			e.progress = ""
+			if errors.Is(err, pool.ErrCanceled) {
+				e.err = "Canceled."
+				return
+			}
+			e.err = err.Error()
 		},
 	})
-	e.job = id
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -28,21 +27,22 @@ type dataState struct {
 	// their layout.
 	picture string
 	drawErr string
-	file    *fileState // the molecule file given last; nil when none
+	draw    slot       // the drawing of the graph picked
+	file    *fileState // the molecule file given last; nil when none; set with setFile
+	inspect slot       // the inspection of file
 }
 
 // fileState is a molecule table, SD file or GraphML collection the user
 // gave: what a worker found in it (InspectData), the columns and the
 // threshold chosen, and the records that made its last Load fail.
 type fileState struct {
-	file       protocol.File
-	inspecting bool
-	in         *protocol.DataInspection
-	values     map[string][]float64 // Response.Arrays of the inspection
-	smiles     string
-	target     string
-	threshold  string // as typed
-	bad        *protocol.BadRecords
+	file      protocol.File
+	in        *protocol.DataInspection
+	values    map[string][]float64 // Response.Arrays of the inspection
+	smiles    string
+	target    string
+	threshold string // as typed
+	bad       *protocol.BadRecords
 }
 
 func (r *Root) dataTab() app.UI {
@@ -58,7 +58,7 @@ func (r *Root) dataTab() app.UI {
 		t.File = &DataFile{
 			Name: f.file.Name, Inspection: f.in, Values: f.values,
 			SMILES: f.smiles, Target: f.target, Threshold: f.threshold, Bad: f.bad,
-			Busy:     f.inspecting || d.loading != "",
+			Busy:     d.inspect.busy() || d.loading != "",
 			OnSMILES: func(c string) { r.act(func(ctx app.Context) { r.pickSMILES(ctx, c) }) },
 			OnTarget: func(c string) { r.act(func(ctx app.Context) { r.pickTarget(c) }) },
 			OnThreshold: func(s string) {
@@ -77,7 +77,8 @@ func (r *Root) demo(ctx app.Context, name string) {
 	if r.Backend == nil {
 		return
 	}
-	r.data.loading, r.data.err, r.data.file = name, "", nil
+	r.data.loading, r.data.err = name, ""
+	r.setFile(nil)
 	r.Backend.Demo(name, func(key string, err error) {
 		ctx.Dispatch(func(ctx app.Context) { r.loaded(ctx, key, err) })
 	})
@@ -111,13 +112,15 @@ func (r *Root) uploaded(ctx app.Context, fs []protocol.File, err error) {
 	}
 	switch {
 	case len(data) == 1 && len(fs) == 1:
-		d.loading, d.err, d.file = "", "", &fileState{file: fs[0]}
+		d.loading, d.err = "", ""
+		r.setFile(&fileState{file: fs[0]})
 		r.inspectFile(ctx, "")
 	case len(data) > 0:
 		d.loading = ""
 		d.err = fmt.Sprintf("Give one molecule table, SD file or GraphML file at a time, alone (not %s).", strings.Join(namesOf(fs), ", "))
 	default:
-		d.err, d.file = "", nil
+		d.err = ""
+		r.setFile(nil)
 		r.load(ctx, r.Backend.Register(fs))
 	}
 }
@@ -138,41 +141,36 @@ func (r *Root) inspectFile(ctx app.Context, smiles string) {
 	if smiles != "" {
 		file.Options = &protocol.DataOptions{SMILES: smiles}
 	}
-	f.inspecting = true
 	r.status = "Reading " + file.Name + "…"
-	r.submit(ctx, protocol.Request{Kind: protocol.InspectData, Inputs: []protocol.File{file}}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				f.inspecting = false
-				if r.data.file != f {
-					return // another file came meanwhile
-				}
-				in := resp.Inspection
-				f.in, f.values, f.smiles, f.bad = in, resp.Arrays, in.SMILES, nil
-				if f.target == "" || in.Column(f.target) == nil {
-					f.target = in.Target
-					f.threshold = suggestedThreshold(in, f.target, f.values)
-				}
-				r.status = fmt.Sprintf("Read %s: %s, %d %s.", file.Name, protocol.Count(in.Records, protocol.Unit(in.Format)), len(in.Columns), columnWord(in.Format, len(in.Columns)))
-			})
+	r.data.inspect.forget() // an inspection with another column
+	r.run(ctx, &r.data.inspect, protocol.Request{Kind: protocol.InspectData, Inputs: []protocol.File{file}}, jobCalls{
+		Done: func(ctx app.Context, resp protocol.Response) {
+			in := resp.Inspection
+			f.in, f.values, f.smiles, f.bad = in, resp.Arrays, in.SMILES, nil
+			if f.target == "" || in.Column(f.target) == nil {
+				f.target = in.Target
+				f.threshold = suggestedThreshold(in, f.target, f.values)
+			}
+			r.status = fmt.Sprintf("Read %s: %s, %d %s.", file.Name, protocol.Count(in.Records, protocol.Unit(in.Format)), len(in.Columns), columnWord(in.Format, len(in.Columns)))
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				f.inspecting = false
-				if r.data.file != f {
-					return
-				}
-				r.status = "Reading failed."
-				r.data.err = err.Error()
-				if !strings.HasPrefix(r.data.err, file.Name+":") {
-					r.data.err = "Could not read " + file.Name + ": " + r.data.err
-				}
-				if f.in == nil {
-					r.data.file = nil // nothing to show of it
-				}
-			})
+		Fail: func(ctx app.Context, err error) {
+			r.status = "Reading failed."
+			r.data.err = err.Error()
+			if !strings.HasPrefix(r.data.err, file.Name+":") {
+				r.data.err = "Could not read " + file.Name + ": " + r.data.err
+			}
+			if f.in == nil {
+				r.data.file = nil // nothing to show of it
+			}
 		},
 	})
+}
+
+// setFile makes f (nil for none) the molecule file shown; an inspection
+// of the one before no longer counts.
+func (r *Root) setFile(f *fileState) {
+	r.data.inspect.forget()
+	r.data.file = f
 }
 
 // pickSMILES reads the table again with another SMILES column.
@@ -265,43 +263,39 @@ func (r *Root) loaded(ctx app.Context, key string, err error) {
 func (r *Root) load(ctx app.Context, key string) {
 	what := r.data.loading
 	r.status = "Reading " + what + "…"
-	r.submit(ctx, protocol.Request{Kind: protocol.Load, Dataset: key}, pool.Handler{
-		Progress: func(stage string, done, total int) {
-			ctx.Dispatch(func(ctx app.Context) { r.status = fmt.Sprintf("%s %d/%d", stage, done, total) })
+	r.run(ctx, nil, protocol.Request{Kind: protocol.Load, Dataset: key}, jobCalls{
+		Progress: func(ctx app.Context, stage string, done, total int) {
+			r.status = fmt.Sprintf("%s %d/%d", stage, done, total)
 		},
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				d := &r.data
-				d.key, d.summary, d.loading, d.err = key, resp.Summary, "", ""
-				r.Backend.Save(key)
-				r.status = fmt.Sprintf("Loaded %s: %s.", resp.Summary.Name, protocol.Count(resp.Summary.Graphs, "graphs"))
-				r.explore.clear()
-				r.cancelCV("")
-				r.train.cv = nil // its results belong to the previous dataset
-				r.startSettings()
-				if last := r.train.lastRun; last != nil && last.Key == key {
-					r.showRun(ctx, last)
-				}
-				r.pickGraph(ctx, 0)
-			})
+		Done: func(ctx app.Context, resp protocol.Response) {
+			d := &r.data
+			d.key, d.summary, d.loading, d.err = key, resp.Summary, "", ""
+			r.Backend.Save(key)
+			r.status = fmt.Sprintf("Loaded %s: %s.", resp.Summary.Name, protocol.Count(resp.Summary.Graphs, "graphs"))
+			r.explore.clear()
+			r.cancelCV("")
+			r.train.cv = nil // its results belong to the previous dataset
+			r.startSettings()
+			if last := r.train.lastRun; last != nil && last.Key == key {
+				r.showRun(ctx, last)
+			}
+			r.pickGraph(ctx, 0)
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				d := &r.data
-				d.loading, r.status = "", "Loading failed."
-				var je *protocol.JobError
-				if errors.As(err, &je) && je.Bad != nil && d.file != nil && d.file.file.Name == je.Bad.File {
-					// The file's panel lists the records and offers to
-					// load the others.
-					d.file.bad = je.Bad
-					r.status = fmt.Sprintf("Loading failed: %s cannot be read.", je.Bad.Which())
-					return
-				}
-				d.err = "Could not load " + what + ": " + err.Error()
-				if d.summary != nil {
-					d.err += "\nThe dataset " + d.summary.Name + " is still loaded."
-				}
-			})
+		Fail: func(ctx app.Context, err error) {
+			d := &r.data
+			d.loading, r.status = "", "Loading failed."
+			var je *protocol.JobError
+			if errors.As(err, &je) && je.Bad != nil && d.file != nil && d.file.file.Name == je.Bad.File {
+				// The file's panel lists the records and offers to
+				// load the others.
+				d.file.bad = je.Bad
+				r.status = fmt.Sprintf("Loading failed: %s cannot be read.", je.Bad.Which())
+				return
+			}
+			d.err = "Could not load " + what + ": " + err.Error()
+			if d.summary != nil {
+				d.err += "\nThe dataset " + d.summary.Name + " is still loaded."
+			}
 		},
 	})
 }
@@ -340,24 +334,21 @@ func (r *Root) pickGraph(ctx app.Context, i int) {
 		d.drawing, d.x, d.y, d.picture = nil, nil, nil, "" // show "Drawing…", not the previous graph
 	}
 	d.graph, d.drawErr = i, ""
-	r.submit(ctx, protocol.Request{Kind: protocol.Draw, Dataset: d.key, Graph: i}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if resp.Drawing.Graph != d.graph {
-					return // the user moved on
-				}
-				d.drawing, d.x, d.y, d.picture = resp.Drawing, resp.Arrays["x"], resp.Arrays["y"], ""
-				r.depictGraph(ctx)
-				r.depictExplored(ctx)
-			})
+	// A drawing is quick: the one of the graph picked before runs on
+	// rather than retire its worker (slot.forget).
+	d.draw.forget()
+	r.run(ctx, &d.draw, protocol.Request{Kind: protocol.Draw, Dataset: d.key, Graph: i}, jobCalls{
+		Done: func(ctx app.Context, resp protocol.Response) {
+			d.drawing, d.x, d.y, d.picture = resp.Drawing, resp.Arrays["x"], resp.Arrays["y"], ""
+			r.depictGraph(ctx)
+			r.depictExplored(ctx)
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(ctx app.Context) { d.drawErr = err.Error() })
-		},
+		Fail: func(ctx app.Context, err error) { d.drawErr = err.Error() },
 	})
 	if r.current() == "explore" {
 		r.startExplore(ctx)
 	} else {
+		r.explore.job.drop(r.Backend) // of another graph
 		r.explore.clear()
 	}
 }

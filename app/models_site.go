@@ -8,7 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -100,14 +99,12 @@ func (r *Root) loadSiteModels(ctx app.Context, saved []savedModel) {
 					next(ctx, i+1) // kept already; restoreModel checks it
 					return
 				}
-				r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
-					Done: func(resp protocol.Response) {
-						ctx.Dispatch(func(ctx app.Context) {
-							r.keepSiteModel(ctx, &trained{name: s.Name, data: data, info: resp.Info, after: resp.Arrays["after"]})
-							next(ctx, i+1)
-						})
+				r.run(ctx, nil, protocol.Request{Kind: protocol.Inspect, Model: data}, jobCalls{
+					Done: func(ctx app.Context, resp protocol.Response) {
+						r.keepSiteModel(ctx, &trained{name: s.Name, data: data, info: resp.Info, after: resp.Arrays["after"]})
+						next(ctx, i+1)
 					},
-					Fail: func(err error) { ctx.Dispatch(func(ctx app.Context) { failed(err) }) },
+					Fail: func(ctx app.Context, err error) { failed(err) },
 				})
 			})
 		})

@@ -7,7 +7,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"wkpi-web/core/spec"
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -178,38 +177,6 @@ func (r *Root) body() app.UI {
 	}
 }
 
-// submit runs a job, counting it in r.jobs until it ends. The count is
-// kept on the UI goroutine, like all of Root's state.
-func (r *Root) submit(ctx app.Context, req protocol.Request, h pool.Handler) int64 {
-	r.jobs++
-	if r.kinds == nil {
-		r.kinds = map[protocol.Kind]int{}
-	}
-	r.kinds[req.Kind]++
-	end := func() {
-		ctx.Dispatch(func(app.Context) {
-			r.jobs--
-			if r.kinds[req.Kind]--; r.kinds[req.Kind] <= 0 {
-				delete(r.kinds, req.Kind)
-			}
-		})
-	}
-	done, fail := h.Done, h.Fail
-	h.Done = func(resp protocol.Response) {
-		end()
-		if done != nil {
-			done(resp)
-		}
-	}
-	h.Fail = func(err error) {
-		end()
-		if fail != nil {
-			fail(err)
-		}
-	}
-	return r.Backend.Submit(req, h)
-}
-
 // act runs f on the UI goroutine with Root's context, so that Root (not
 // the child whose event fired) re-renders.
 func (r *Root) act(f func(ctx app.Context)) {
@@ -277,7 +244,7 @@ func (r *Root) showTab(ctx app.Context, id string) {
 func (r *Root) selectTab(ctx app.Context, id string) {
 	r.tab = id
 	r.revealTab(ctx)
-	if id == "explore" && r.data.summary != nil && r.explore.explored == nil && r.explore.job == 0 {
+	if id == "explore" && r.data.summary != nil && r.explore.explored == nil && !r.explore.job.busy() {
 		r.startExplore(ctx)
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -244,36 +243,32 @@ func (r *Root) restoreAll(ctx app.Context, list []savedModel, current string) {
 		return
 	}
 	for i, s := range list {
-		r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: s.Data}, pool.Handler{
-			Done: func(resp protocol.Response) {
-				ctx.Dispatch(func(ctx app.Context) {
-					name := cmp.Or(s.Name, resp.Info.Name)
-					if name == "" {
-						name = r.uniqueName(resp.Info.Dataset)
+		r.run(ctx, nil, protocol.Request{Kind: protocol.Inspect, Model: s.Data}, jobCalls{
+			Done: func(ctx app.Context, resp protocol.Response) {
+				name := cmp.Or(s.Name, resp.Info.Name)
+				if name == "" {
+					name = r.uniqueName(resp.Info.Dataset)
+				}
+				if r.findModel(name) == nil { // else trained or loaded in this visit meanwhile
+					accuracy := s.Accuracy
+					if e := resp.Info.Evaluation; accuracy == 0 && e != nil {
+						accuracy = e.Accuracy
 					}
-					if r.findModel(name) == nil { // else trained or loaded in this visit meanwhile
-						accuracy := s.Accuracy
-						if e := resp.Info.Evaluation; accuracy == 0 && e != nil {
-							accuracy = e.Accuracy
+					slots[i] = &trained{name: name, data: s.Data, info: resp.Info, after: resp.Arrays["after"], accuracy: accuracy, settings: s.Settings,
+						url: r.Backend.ObjectURL(s.Data, "application/json")}
+					kept := slices.DeleteFunc(slices.Clone(slots), func(m *trained) bool { return m == nil })
+					for _, m := range ms.kept {
+						if !slices.Contains(slots, m) {
+							kept = append(kept, m)
 						}
-						slots[i] = &trained{name: name, data: s.Data, info: resp.Info, after: resp.Arrays["after"], accuracy: accuracy, settings: s.Settings,
-							url: r.Backend.ObjectURL(s.Data, "application/json")}
-						kept := slices.DeleteFunc(slices.Clone(slots), func(m *trained) bool { return m == nil })
-						for _, m := range ms.kept {
-							if !slices.Contains(slots, m) {
-								kept = append(kept, m)
-							}
-						}
-						ms.kept = kept
 					}
-					ended(ctx, name)
-				})
+					ms.kept = kept
+				}
+				ended(ctx, name)
 			},
-			Fail: func(err error) {
-				ctx.Dispatch(func(ctx app.Context) {
-					r.models.err = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
-					ended(ctx, "")
-				})
+			Fail: func(ctx app.Context, err error) {
+				r.models.err = fmt.Sprintf("A model saved earlier (%s) could not be loaded: %v", s.Name, err)
+				ended(ctx, "")
 			},
 		})
 	}
@@ -323,7 +318,7 @@ func (r *Root) restoreRun() {
 
 // run rebuilds the finished cvRun that s saved.
 func (s *savedRun) run() *cvRun {
-	return &cvRun{jobs: map[int64]bool{}, fraction: 1, units: len(s.Folds) + 1, used: s.Used,
+	return &cvRun{fraction: 1, units: len(s.Folds) + 1, used: s.Used,
 		folds: s.Folds, report: s.Report, test: s.Test, info: s.Info, before: s.Before, after: s.After, seconds: s.Seconds,
 		tally: Tally{Done: len(s.Folds), Total: len(s.Folds)}, restored: true}
 }
@@ -377,27 +372,23 @@ func (r *Root) inspect(ctx app.Context, name string, data []byte) {
 		}
 	}
 	ms.loading, ms.err = true, ""
-	r.submit(ctx, protocol.Request{Kind: protocol.Inspect, Model: data}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
-				ms.loading = false
-				// The file's own name and evaluation, if it keeps them.
-				m := &trained{name: r.uniqueName(cmp.Or(resp.Info.Name, resp.Info.Dataset)), data: data, info: resp.Info, after: resp.Arrays["after"]}
-				if e := resp.Info.Evaluation; e != nil {
-					m.accuracy = e.Accuracy
-				}
-				r.keepModel(m)
-				r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
-			})
+	r.run(ctx, nil, protocol.Request{Kind: protocol.Inspect, Model: data}, jobCalls{
+		Done: func(ctx app.Context, resp protocol.Response) {
+			ms.loading = false
+			// The file's own name and evaluation, if it keeps them.
+			m := &trained{name: r.uniqueName(cmp.Or(resp.Info.Name, resp.Info.Dataset)), data: data, info: resp.Info, after: resp.Arrays["after"]}
+			if e := resp.Info.Evaluation; e != nil {
+				m.accuracy = e.Accuracy
+			}
+			r.keepModel(m)
+			r.status = fmt.Sprintf("Model of %s loaded from %s, kept as %q.", resp.Info.Dataset, name, m.name)
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				ms.loading = false
-				ms.err = fmt.Sprintf("Could not load %s: %v.", name, err)
-				if ms.current != nil {
-					ms.err += "\nThe current model (" + ms.current.name + ") is unchanged."
-				}
-			})
+		Fail: func(ctx app.Context, err error) {
+			ms.loading = false
+			ms.err = fmt.Sprintf("Could not load %s: %v.", name, err)
+			if ms.current != nil {
+				ms.err += "\nThe current model (" + ms.current.name + ") is unchanged."
+			}
 		},
 	})
 }

@@ -29,6 +29,7 @@ type fakeBackend struct {
 	jobs    []submitted
 	// registered are the datasets the page made, in order.
 	registered [][]protocol.File
+	canceled   []int64 // the jobs canceled, in order
 }
 
 type submitted struct {
@@ -43,7 +44,7 @@ func (f *fakeBackend) Submit(req protocol.Request, h pool.Handler) int64 {
 	f.jobs = append(f.jobs, submitted{req, h})
 	return req.ID
 }
-func (f *fakeBackend) Cancel(int64)                     {}
+func (f *fakeBackend) Cancel(id int64)                  { f.canceled = append(f.canceled, id) }
 func (f *fakeBackend) Size() int                        { return f.size }
 func (f *fakeBackend) Demo(string, func(string, error)) {}
 func (f *fakeBackend) Register(fs []protocol.File) string {
@@ -157,22 +158,22 @@ func TestRunMergedByAWorker(t *testing.T) {
 		t.Fatalf("merge jobs %+v, want one of the two parts as they came", merges)
 	}
 	c := r.train.cv
-	if c.report != nil || len(c.jobs) != 2 {
-		t.Fatalf("report %v before the merge; %d jobs running, want the merge and the training", c.report, len(c.jobs))
+	if c.report != nil || len(c.jobs.ids) != 2 {
+		t.Fatalf("report %v before the merge; %d jobs running, want the merge and the training", c.report, len(c.jobs.ids))
 	}
 	resp := runMerge(t, merges[0])
 	e.ConsumeAll()
 	if !reflect.DeepEqual(c.report, &resp.Merged.Report) || !reflect.DeepEqual(c.test, &resp.Merged.Test) {
 		t.Fatalf("the run holds %+v %+v, not the worker's merge", c.report, c.test)
 	}
-	if len(c.jobs) != 1 || strings.HasPrefix(r.status, "Cross-validation and training done") {
+	if len(c.jobs.ids) != 1 || strings.HasPrefix(r.status, "Cross-validation and training done") {
 		t.Fatalf("the run ended before its final model (status %q)", r.status)
 	}
 	info := &protocol.Info{Dataset: "TOY", Classes: []string{"x", "y"}, Grid: protocol.Grid{Rows: 1, Cols: 1, Pixel: 1}}
 	train[0].h.Done(protocol.Response{Info: info, Model: []byte("{}"), Arrays: map[string][]float64{"before": {1}, "after": {2}}})
 	e.ConsumeAll()
-	if len(c.jobs) != 0 || !strings.HasPrefix(r.status, "Cross-validation and training done") {
-		t.Fatalf("%d jobs left, status %q", len(c.jobs), r.status)
+	if len(c.jobs.ids) != 0 || !strings.HasPrefix(r.status, "Cross-validation and training done") {
+		t.Fatalf("%d jobs left, status %q", len(c.jobs.ids), r.status)
 	}
 	// The merged accuracy is the kept model's, and the run is saved with
 	// its test.
@@ -277,8 +278,8 @@ func TestOldSavedRunLoads(t *testing.T) {
 	status := r.status
 	resp := runMerge(t, merges[0])
 	e.ConsumeAll()
-	if !reflect.DeepEqual(c.test, &resp.Merged.Test) || !reflect.DeepEqual(resp.Merged.Test.Differences, []float64{0.5, 0, 0}) || r.status != status || len(c.jobs) != 0 {
-		t.Fatalf("test %+v, status %q (was %q), %d jobs", c.test, r.status, status, len(c.jobs))
+	if !reflect.DeepEqual(c.test, &resp.Merged.Test) || !reflect.DeepEqual(resp.Merged.Test.Differences, []float64{0.5, 0, 0}) || r.status != status || len(c.jobs.ids) != 0 {
+		t.Fatalf("test %+v, status %q (was %q), %d jobs", c.test, r.status, status, len(c.jobs.ids))
 	}
 	html := app.HTMLString(r.trainTab())
 	for _, want := range []string{`id="train-verdict"`, "Results of the last run, from an earlier visit", "size-aware (unnormalised, σ = 1) in 1 of 3 folds", "m 4, σ 0.1, C 10, Gaussian"} {
@@ -349,7 +350,7 @@ func TestKeptModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := back.run()
-	if len(c.jobs) != 0 || c.fraction != 1 || !c.restored || c.report.Folds[0].Accuracy != 1 || c.after[0] != 2 ||
+	if len(c.jobs.ids) != 0 || c.fraction != 1 || !c.restored || c.report.Folds[0].Accuracy != 1 || c.after[0] != 2 ||
 		!reflect.DeepEqual(c.test, &test) {
 		t.Errorf("restored run %+v", c)
 	}

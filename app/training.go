@@ -2,7 +2,6 @@ package app
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
-	"wkpi-web/wasm/pool"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -35,8 +33,8 @@ type trainState struct {
 // cvRun is one press of Run: jobs of some folds each, the final model,
 // and the merge of the folds' parts.
 type cvRun struct {
-	jobs      map[int64]bool // jobs still running
-	units     int            // folds + the final training
+	jobs      slot // the run's jobs still running (a restored run's: its test)
+	units     int  // folds + the final training
 	start     time.Time
 	run       *progress.Run     // the jobs' progress, the final training last
 	fraction  float64           // of the run's work done, as the bar shows it
@@ -95,38 +93,23 @@ func (c *cvRun) addPart(part *protocol.CVPart) bool {
 // from an earlier visit asks only for its test, which that visit's page
 // may not have saved; its job is not one of the run's.
 func (r *Root) mergeCV(ctx app.Context, c *cvRun, parts []protocol.CVPart) {
-	id := new(int64)
-	live := func() bool { return r.train.cv == c && (c.restored || c.jobs[*id]) }
-	*id = r.submit(ctx, protocol.Request{Kind: protocol.MergeCV, Parts: parts}, pool.Handler{
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
-				if !live() {
-					return
-				}
-				c.report, c.test = &resp.Merged.Report, &resp.Merged.Test
-				if c.restored {
-					r.saveRun(c)
-					return
-				}
-				r.jobDone(c, *id)
-			})
+	r.run(ctx, &c.jobs, protocol.Request{Kind: protocol.MergeCV, Parts: parts}, jobCalls{
+		Done: func(ctx app.Context, resp protocol.Response) {
+			c.report, c.test = &resp.Merged.Report, &resp.Merged.Test
+			if c.restored {
+				r.saveRun(c)
+				return
+			}
+			r.jobDone(c)
 		},
-		Fail: func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				if !live() || errors.Is(err, pool.ErrCanceled) {
-					return
-				}
-				if c.restored {
-					return // the results show without the test
-				}
-				c.err = "Merging the folds failed: " + err.Error()
-				r.jobDone(c, *id)
-			})
+		Fail: func(ctx app.Context, err error) {
+			if c.restored {
+				return // the results show without the test
+			}
+			c.err = "Merging the folds failed: " + err.Error()
+			r.jobDone(c)
 		},
 	})
-	if !c.restored {
-		c.jobs[*id] = true
-	}
 }
 
 func (r *Root) trainTab() app.UI {
@@ -145,7 +128,7 @@ func (r *Root) trainTab() app.UI {
 		t.Replace = tr.asking
 	}
 	if c := tr.cv; c != nil {
-		t.Running, t.Progress, t.ETA, t.Error = len(c.jobs) > 0, c.stage, c.eta, c.err
+		t.Running, t.Progress, t.ETA, t.Error = c.jobs.busy() && !c.restored, c.stage, c.eta, c.err
 		t.Fraction = c.fraction
 		t.Folds, t.Tally, t.Report, t.Test = c.folds, c.tally, c.report, c.test
 		if c.units > 1 { // a run that started, not a refusal
@@ -203,21 +186,13 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		tr.cv = &cvRun{err: fmt.Sprintf("Folds must be between 2 and %d (the number of graphs).", summary.Graphs), units: 1}
 		return
 	}
-	c := &cvRun{jobs: map[int64]bool{}, units: folds + 1, tally: Tally{Total: folds}, start: time.Now(),
+	c := &cvRun{units: folds + 1, tally: Tally{Total: folds}, start: time.Now(),
 		stage: "Starting…", eta: "estimating time left…", used: form, modelName: modelName}
 	tr.cv = c
 	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", summary.Name, folds)
-	fail := func(id *int64) func(error) {
-		return func(err error) {
-			ctx.Dispatch(func(app.Context) {
-				if tr.cv != c || errors.Is(err, pool.ErrCanceled) {
-					return
-				}
-				delete(c.jobs, *id)
-				r.cancelCV("The run failed: " + err.Error())
-			})
-		}
-	}
+	// A run's jobs end early only dropped (cancelCV), and then they do
+	// not answer.
+	fail := func(ctx app.Context, err error) { r.cancelCV("The run failed: " + err.Error()) }
 	chunks := min(max(r.Backend.Size(), 1), folds)
 	c.run = progress.NewRun(chunks+1, c.start)
 	for k := range chunks {
@@ -226,80 +201,44 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		for f := k; f < folds; f += chunks {
 			t.Only = append(t.Only, f)
 		}
-		id := new(int64)
-		// live says whether the job's messages still count: not once the
-		// run was replaced or canceled.
-		live := func() bool { return tr.cv == c && c.jobs[*id] }
-		*id = r.submit(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: key, Training: &t}, pool.Handler{
-			Progress: func(stage string, done, total int) {
-				ctx.Dispatch(func(app.Context) {
-					// The folds arrive whole as Partial messages; their count
-					// here is of this job's part only, which would mislead.
-					if live() && stage != "folds" {
-						c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
-					}
-				})
+		r.run(ctx, &c.jobs, protocol.Request{Kind: protocol.CrossValidate, Dataset: key, Training: &t}, jobCalls{
+			Progress: func(ctx app.Context, stage string, done, total int) {
+				// The folds arrive whole as Fold messages; their count
+				// here is of this job's part only, which would mislead.
+				if stage != "folds" {
+					c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
+				}
 			},
-			Status: func(s progress.Status) {
-				ctx.Dispatch(func(app.Context) {
-					if live() {
-						c.progressed(k, s)
-					}
-				})
+			Status: func(ctx app.Context, s progress.Status) { c.progressed(k, s) },
+			Fold: func(ctx app.Context, resp protocol.Response) {
+				if resp.Fold != nil {
+					c.addFold(*resp.Fold)
+				}
 			},
-			Partial: func(resp protocol.Response) {
-				ctx.Dispatch(func(app.Context) {
-					if live() && resp.Fold != nil {
-						c.addFold(*resp.Fold)
-					}
-				})
+			Done: func(ctx app.Context, resp protocol.Response) {
+				if c.addPart(resp.CV) {
+					r.mergeCV(ctx, c, c.parts)
+				}
+				c.jobFinished(k)
+				r.jobDone(c)
 			},
-			Done: func(resp protocol.Response) {
-				ctx.Dispatch(func(app.Context) {
-					if live() {
-						if c.addPart(resp.CV) {
-							r.mergeCV(ctx, c, c.parts)
-						}
-						c.jobFinished(k)
-						r.jobDone(c, *id)
-					}
-				})
-			},
-			Fail: fail(id),
+			Fail: fail,
 		})
-		c.jobs[*id] = true
 	}
-	id := new(int64)
-	*id = r.submit(ctx, protocol.Request{Kind: protocol.Train, Dataset: key, Training: &form}, pool.Handler{
-		Progress: func(stage string, done, total int) {
-			ctx.Dispatch(func(app.Context) {
-				if tr.cv == c {
-					c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
-				}
-			})
+	r.run(ctx, &c.jobs, protocol.Request{Kind: protocol.Train, Dataset: key, Training: &form}, jobCalls{
+		Progress: func(ctx app.Context, stage string, done, total int) {
+			c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
 		},
-		Status: func(s progress.Status) {
-			ctx.Dispatch(func(app.Context) {
-				if tr.cv == c {
-					c.progressed(chunks, s)
-				}
-			})
+		Status: func(ctx app.Context, s progress.Status) { c.progressed(chunks, s) },
+		Done: func(ctx app.Context, resp protocol.Response) {
+			c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
+			used := c.used
+			r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
+			c.jobFinished(chunks)
+			r.jobDone(c)
 		},
-		Done: func(resp protocol.Response) {
-			ctx.Dispatch(func(app.Context) {
-				if tr.cv != c {
-					return
-				}
-				c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
-				used := c.used
-				r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
-				c.jobFinished(chunks)
-				r.jobDone(c, *id)
-			})
-		},
-		Fail: fail(id),
+		Fail: fail,
 	})
-	c.jobs[*id] = true
 }
 
 // setField takes what the user typed for setting name: a valid value
@@ -384,10 +323,9 @@ func list(folds []int) string {
 	return strings.Join(s, ",")
 }
 
-// jobDone forgets a finished job.
-func (r *Root) jobDone(c *cvRun, id int64) {
-	delete(c.jobs, id)
-	if len(c.jobs) == 0 {
+// jobDone ends run c after its last job (which left c.jobs).
+func (r *Root) jobDone(c *cvRun) {
+	if !c.jobs.busy() {
 		c.stage, c.eta = "", ""
 		c.seconds = time.Since(c.start).Seconds()
 		r.status = fmt.Sprintf("Cross-validation and training done in %.1f s.", c.seconds)
@@ -404,10 +342,7 @@ func (r *Root) cancelCV(why string) {
 	if c == nil {
 		return
 	}
-	for id := range c.jobs {
-		r.Backend.Cancel(id)
-	}
-	c.jobs = map[int64]bool{}
+	c.jobs.drop(r.Backend)
 	c.stage, c.eta = "", ""
 	if why != "" {
 		c.err, r.status = why, why
