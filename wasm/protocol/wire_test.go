@@ -3,8 +3,9 @@ package protocol
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
+
+	"wkpi-web/core/testenv"
 )
 
 // wireValues sets every field of the result types the page reads from
@@ -59,17 +60,5 @@ func TestWireGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/wire.golden.json"
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("JSON\n%s\nwant %s's\n%s", got, golden, want)
-	}
+	testenv.Golden(t, "testdata/wire.golden.json", got, *update)
 }
