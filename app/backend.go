@@ -100,3 +100,8 @@ type BondColour struct {
 	V      int        `json:"v"`
 	Colour [3]float64 `json:"colour"`
 }
+
+// MaxWorkers caps the page's pool of Web Workers, one per processor core
+// below it: each worker is a Go runtime with its own heap and its own copy
+// of the dataset's features (NCI1: about 1 GB).
+const MaxWorkers = 4

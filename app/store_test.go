@@ -123,9 +123,9 @@ func toyFold(i int, acc, base float64, pred, basePred []int) protocol.Fold {
 }
 
 // TestRunMergedByAWorker: a run's parts go to a worker to merge once
-// every fold is in; the Train tab shows the worker's report and test,
-// the run ends when the merge and the final model are both in, and the
-// saved run keeps the test.
+// every fold is in, the last part with the final model (no job of its
+// own); the Train tab shows the worker's report and test, the run ends
+// when the merge is in, and the saved run keeps the test.
 func TestRunMergedByAWorker(t *testing.T) {
 	b := newFakeBackend()
 	b.size = 2
@@ -133,9 +133,31 @@ func TestRunMergedByAWorker(t *testing.T) {
 	r.data.key, r.data.summary = "demo:TOY", &protocol.Summary{Name: "TOY", Graphs: 6, Classes: []protocol.Class{{Label: "x", Count: 3}, {Label: "y", Count: 3}}}
 	r.act(func(ctx app.Context) { r.askCV(ctx) })
 	e.ConsumeAll()
+	// The automatic choice's candidates first, a job each; the folds'
+	// jobs take their scores.
+	choices := b.of(protocol.ChoiceScores)
+	// Each candidate's job plans the fold job after it on the bar.
+	if len(choices) != 2 || len(b.of(protocol.CrossValidate)) != 0 || choices[0].req.Training.Candidate != 0 || choices[1].req.Training.Candidate != 1 ||
+		fmt.Sprint(choices[0].req.Training.Only, choices[1].req.Training.Only) != "[0 2] [1]" || !choices[1].req.Training.Final {
+		t.Fatalf("%d choice jobs (%v), %d CV jobs before their scores", len(choices), choices, len(b.of(protocol.CrossValidate)))
+	}
+	scores := [][][]float64{{{1}, {2}, {3}, {4}}, {{0}, {0}, {0}, {0}}}
+	choices[1].h.Done(protocol.Response{Scores: scores[1]})
+	e.ConsumeAll()
+	if n := len(b.of(protocol.CrossValidate)); n != 0 {
+		t.Fatalf("%d CV jobs with a candidate's scores missing", n)
+	}
+	choices[0].h.Done(protocol.Response{Scores: scores[0]})
+	e.ConsumeAll()
 	cvs, train := b.of(protocol.CrossValidate), b.of(protocol.Train)
-	if len(cvs) != 2 || len(train) != 1 || fmt.Sprint(cvs[0].req.Training.Only, cvs[1].req.Training.Only) != "[0 2] [1]" {
-		t.Fatalf("%d CV jobs, %d training; folds %v", len(cvs), len(train), cvs)
+	if len(cvs) != 2 || len(train) != 0 || fmt.Sprint(cvs[0].req.Training.Only, cvs[1].req.Training.Only) != "[0 2] [1]" ||
+		cvs[0].req.Training.Final || !cvs[1].req.Training.Final {
+		t.Fatalf("%d CV jobs, %d training; folds %v, want the final model with the last", len(cvs), len(train), cvs)
+	}
+	for _, cv := range cvs {
+		if !reflect.DeepEqual(cv.req.Training.ChoiceScores, scores) {
+			t.Fatalf("a CV job has the scores %v, want %v", cv.req.Training.ChoiceScores, scores)
+		}
 	}
 	folds := []protocol.Fold{
 		toyFold(0, 1, 0.5, []int{0, 1}, []int{0, 0}),
@@ -146,7 +168,8 @@ func TestRunMergedByAWorker(t *testing.T) {
 		return protocol.CVPart{Report: protocol.Report{Protocol: "fixed", Folds: fs, Seconds: 1}, Labels: toyLabels, Classes: 2}
 	}
 	second, first := partOf(folds[1]), partOf(folds[0], folds[2])
-	cvs[1].h.Done(protocol.Response{CV: &second})
+	info := &protocol.Info{Dataset: "TOY", Classes: []string{"x", "y"}, Grid: protocol.Grid{Rows: 1, Cols: 1, Pixel: 1}}
+	cvs[1].h.Done(protocol.Response{CV: &second, Info: info, Model: []byte("{}"), Arrays: map[string][]float64{"before": {1}, "after": {2}}})
 	e.ConsumeAll()
 	if n := len(b.of(protocol.MergeCV)); n != 0 {
 		t.Fatalf("%d merge jobs with a part missing", n)
@@ -158,20 +181,14 @@ func TestRunMergedByAWorker(t *testing.T) {
 		t.Fatalf("merge jobs %+v, want one of the two parts as they came", merges)
 	}
 	c := r.train.cv
-	if c.report != nil || len(c.jobs.ids) != 2 {
-		t.Fatalf("report %v before the merge; %d jobs running, want the merge and the training", c.report, len(c.jobs.ids))
+	if c.report != nil || len(c.jobs.ids) != 1 || strings.HasPrefix(r.status, "Cross-validation and training done") {
+		t.Fatalf("report %v before the merge; %d jobs running, want the merge; status %q", c.report, len(c.jobs.ids), r.status)
 	}
 	resp := runMerge(t, merges[0])
 	e.ConsumeAll()
 	if !reflect.DeepEqual(c.report, &resp.Merged.Report) || !reflect.DeepEqual(c.test, &resp.Merged.Test) {
 		t.Fatalf("the run holds %+v %+v, not the worker's merge", c.report, c.test)
 	}
-	if len(c.jobs.ids) != 1 || strings.HasPrefix(r.status, "Cross-validation and training done") {
-		t.Fatalf("the run ended before its final model (status %q)", r.status)
-	}
-	info := &protocol.Info{Dataset: "TOY", Classes: []string{"x", "y"}, Grid: protocol.Grid{Rows: 1, Cols: 1, Pixel: 1}}
-	train[0].h.Done(protocol.Response{Info: info, Model: []byte("{}"), Arrays: map[string][]float64{"before": {1}, "after": {2}}})
-	e.ConsumeAll()
 	if len(c.jobs.ids) != 0 || !strings.HasPrefix(r.status, "Cross-validation and training done") {
 		t.Fatalf("%d jobs left, status %q", len(c.jobs.ids), r.status)
 	}

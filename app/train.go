@@ -24,6 +24,7 @@ type TrainTab struct {
 	Progress string  // stage text
 	Fraction float64 // of the whole run, in [0, 1]
 	ETA      string
+	Workers  int // the Web Workers the run is spread over
 	Error    string
 	Folds    []protocol.Fold  // finished folds, in order of index
 	Tally    Tally            // of Folds, while the others run

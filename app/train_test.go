@@ -253,3 +253,22 @@ func TestChoiceSummary(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// TestTrainWorkersLine: a running run says how many Web Workers share it.
+func TestTrainWorkersLine(t *testing.T) {
+	for _, tc := range []struct {
+		workers int
+		want    string
+	}{
+		{2, "Running on 2 Web Workers, one per processor core the browser reports (at most 4:"},
+		{1, "Running on 1 Web Worker: this browser reports one processor core."},
+	} {
+		html := app.HTMLString(&TrainTab{Summary: &protocol.Summary{Name: "TOY", Graphs: 6}, Form: &protocol.Training{Spec: spec.Defaults()}, Running: true, Workers: tc.workers})
+		if !strings.Contains(html, tc.want) {
+			t.Errorf("%d workers: no %q in %s", tc.workers, tc.want, html)
+		}
+	}
+	if html := app.HTMLString(&TrainTab{Summary: &protocol.Summary{Name: "TOY", Graphs: 6}, Form: &protocol.Training{Spec: spec.Defaults()}, Workers: 2}); strings.Contains(html, "train-workers") {
+		t.Error("a tab that runs nothing speaks of workers")
+	}
+}

@@ -405,12 +405,23 @@ func (t *TrainTab) form() app.UI {
 					app.Span().ID("train-stage").Text(t.Progress),
 					app.Span().ID("train-eta").Class("muted").Text(" "+t.ETA),
 				),
+				app.If(t.Workers > 0, func() app.UI {
+					return app.P().ID("train-workers").Class("muted").Text(workersLine(t.Workers))
+				}),
 			)
 		}),
 		app.If(t.Error != "", func() app.UI {
 			return app.P().ID("train-error").Class("error").Attr("role", "alert").Text(t.Error)
 		}),
 	)
+}
+
+// workersLine says how the run is spread over the page's Web Workers.
+func workersLine(n int) string {
+	if n == 1 {
+		return "Running on 1 Web Worker: this browser reports one processor core."
+	}
+	return fmt.Sprintf("Running on %d Web Workers, one per processor core the browser reports (at most %d: each holds its own copy of the dataset's features in memory).", n, MaxWorkers)
 }
 
 // inputMode is the keyboard a phone shows for a setting.

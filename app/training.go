@@ -129,7 +129,7 @@ func (r *Root) trainTab() app.UI {
 	}
 	if c := tr.cv; c != nil {
 		t.Running, t.Progress, t.ETA, t.Error = c.jobs.busy() && !c.restored, c.stage, c.eta, c.err
-		t.Fraction = c.fraction
+		t.Fraction, t.Workers = c.fraction, r.Backend.Size()
 		t.Folds, t.Tally, t.Report, t.Test = c.folds, c.tally, c.report, c.test
 		if c.units > 1 { // a run that started, not a refusal
 			t.Used, t.Restored = &c.used, c.restored
@@ -167,10 +167,13 @@ func (r *Root) answer(ctx app.Context, a string) {
 }
 
 // runCV splits the folds over the workers, one job per worker with every
-// n-th fold (each computes the features and the pair sums once for its
-// folds), and queues the final training on the whole dataset behind them.
-// (Training beside the folds on a worker of its own measured slower on
-// the 2-core build machine: docs/benchmarks.md.)
+// n-th fold (each computes the features and the pairs' terms once for its
+// folds), the last with the final model of the whole dataset as well,
+// which its folds' choice of images and passes over the pairs then serve
+// (protocol.Training.Final): a job of its own would repeat that work.
+// Settings that choose their images first measure the two candidates in
+// a job each (ChoiceScores), on two workers at once, and give the scores
+// to the folds' jobs, each of which would otherwise measure both.
 func (r *Root) runCV(ctx app.Context, modelName string) {
 	tr, summary, key := &r.train, r.data.summary, r.data.key
 	if summary == nil || tr.form == nil {
@@ -190,56 +193,96 @@ func (r *Root) runCV(ctx app.Context, modelName string) {
 		stage: "Starting…", eta: "estimating time left…", used: form, modelName: modelName}
 	tr.cv = c
 	r.status = fmt.Sprintf("Cross-validating on %s: %d folds.", summary.Name, folds)
-	// A run's jobs end early only dropped (cancelCV), and then they do
-	// not answer.
-	fail := func(ctx app.Context, err error) { r.cancelCV("The run failed: " + err.Error()) }
-	chunks := min(max(r.Backend.Size(), 1), folds)
-	c.run = progress.NewRun(chunks+1, c.start)
+	workers := max(r.Backend.Size(), 1)
+	chunks := min(workers, folds)
+	c.run = progress.NewRun(chunks, c.start)
+	if !form.Automatic() || chunks < choiceCandidates {
+		r.runFolds(ctx, c, key, form, chunks)
+		return
+	}
+	// Candidate k's job and then chunk k's fold job share job k of the
+	// bar: the first plans the second's stages too.
+	scores := make([][][]float64, choiceCandidates)
+	answered := 0
+	for k := range choiceCandidates {
+		t := chunk(form, k, chunks)
+		t.Candidate = k
+		r.run(ctx, &c.jobs, protocol.Request{Kind: protocol.ChoiceScores, Dataset: key, Training: &t}, jobCalls{
+			Progress: func(ctx app.Context, stage string, done, total int) {
+				c.stage = fmt.Sprintf("Choosing the images (%s): %s %d/%d", []string{"unit", "size-aware"}[k], stage, done, total)
+			},
+			Status: func(ctx app.Context, s progress.Status) { c.progressed(k, s) },
+			Done: func(ctx app.Context, resp protocol.Response) {
+				scores[k] = resp.Scores
+				if answered++; answered == choiceCandidates {
+					form.ChoiceScores = scores
+					r.runFolds(ctx, c, key, form, chunks)
+				}
+			},
+			Fail: r.failCV,
+		})
+	}
+}
+
+// choiceCandidates is how many candidates the automatic choice of images
+// weighs: the settings' images and their size-aware variant.
+const choiceCandidates = 2
+
+// chunk is job k of chunks of a run of form: every chunks-th fold from
+// k, and the last job the final model too.
+func chunk(form protocol.Training, k, chunks int) protocol.Training {
+	t := form
+	t.Only, t.Final = nil, k == chunks-1
+	for f := k; f < form.Folds; f += chunks {
+		t.Only = append(t.Only, f)
+	}
+	return t
+}
+
+// runFolds runs the folds of run c on dataset key in chunks jobs
+// (chunk), job k of c's bar each.
+func (r *Root) runFolds(ctx app.Context, c *cvRun, key string, form protocol.Training, chunks int) {
 	for k := range chunks {
-		t := form
-		t.Only = nil
-		for f := k; f < folds; f += chunks {
-			t.Only = append(t.Only, f)
+		t := chunk(form, k, chunks)
+		what := "Folds " + list(t.Only)
+		if t.Final {
+			what += " and the final model"
 		}
+		job := k
 		r.run(ctx, &c.jobs, protocol.Request{Kind: protocol.CrossValidate, Dataset: key, Training: &t}, jobCalls{
 			Progress: func(ctx app.Context, stage string, done, total int) {
 				// The folds arrive whole as Fold messages; their count
 				// here is of this job's part only, which would mislead.
 				if stage != "folds" {
-					c.stage = fmt.Sprintf("Folds %s: %s %d/%d", list(t.Only), stage, done, total)
+					c.stage = fmt.Sprintf("%s: %s %d/%d", what, stage, done, total)
 				}
 			},
-			Status: func(ctx app.Context, s progress.Status) { c.progressed(k, s) },
+			Status: func(ctx app.Context, s progress.Status) { c.progressed(job, s) },
 			Fold: func(ctx app.Context, resp protocol.Response) {
 				if resp.Fold != nil {
 					c.addFold(*resp.Fold)
 				}
 			},
 			Done: func(ctx app.Context, resp protocol.Response) {
+				if resp.Model != nil {
+					c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
+					used := c.used
+					r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
+				}
 				if c.addPart(resp.CV) {
 					r.mergeCV(ctx, c, c.parts)
 				}
-				c.jobFinished(k)
+				c.jobFinished(job)
 				r.jobDone(c)
 			},
-			Fail: fail,
+			Fail: r.failCV,
 		})
 	}
-	r.run(ctx, &c.jobs, protocol.Request{Kind: protocol.Train, Dataset: key, Training: &form}, jobCalls{
-		Progress: func(ctx app.Context, stage string, done, total int) {
-			c.stage = fmt.Sprintf("Final model: %s %d/%d", stage, done, total)
-		},
-		Status: func(ctx app.Context, s progress.Status) { c.progressed(chunks, s) },
-		Done: func(ctx app.Context, resp protocol.Response) {
-			c.info, c.before, c.after = resp.Info, resp.Arrays["before"], resp.Arrays["after"]
-			used := c.used
-			r.keepModel(&trained{name: c.modelName, data: resp.Model, info: resp.Info, after: resp.Arrays["after"], settings: &used})
-			c.jobFinished(chunks)
-			r.jobDone(c)
-		},
-		Fail: fail,
-	})
 }
+
+// failCV ends the current run after one of its jobs failed. A run's jobs
+// end early only dropped (cancelCV), and then they do not answer.
+func (r *Root) failCV(ctx app.Context, err error) { r.cancelCV("The run failed: " + err.Error()) }
 
 // setField takes what the user typed for setting name: a valid value
 // goes into the form, anything else is kept as typed with its reason.

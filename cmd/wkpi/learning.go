@@ -81,9 +81,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	// The job's stages, planned again once the images say whether the
 	// pair table fits; a shard's are not known.
+	kind := eval.FoldsJob | eval.ChoiceJob
+	if own.model != "" {
+		kind |= eval.FinalJob // the model in the first repeat's passes
+	}
 	var tracker *progress.Tracker
 	if shard == nil {
-		tracker = trackerFor(u.Work(len(ds.Graphs), 0, false, nil))
+		tracker = trackerFor(u.Work(len(ds.Graphs), 0, kind, nil))
 	}
 	prog := progressFor(c.progress, stderr, tracker)
 	// The size-aware candidate of the automatic choice, built on the
@@ -101,7 +105,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		if err != nil {
 			return err
 		}
-		tracker.Plan(u.Work(len(ds.Graphs), 0, false, w))
+		tracker.Plan(u.Work(len(ds.Graphs), 0, kind, w))
 	}
 	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: u.Spec.Labels, Features: features}
 	var reports []eval.Report
@@ -112,6 +116,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			if plan.Only = shard.Folds(r, u.Spec.Repeats, u.Spec.Folds); len(plan.Only) == 0 {
 				continue
 			}
+		}
+		if r == 0 && own.model != "" {
+			plan.Final = &eval.Final{Dataset: ds.Name, Classes: ds.Classes}
 		}
 		rep, err := eval.Run(ctx, src, p, plan, prog)
 		if err != nil {
@@ -130,10 +137,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err := printReports(stdout, ds, u.Mode(), reports); err != nil || own.model == "" {
 		return err
 	}
-	m, err := trainOnAll(ctx, c, u, ds, stderr)
-	if err != nil {
-		return err
-	}
+	m := finalModel(reports[0].Final, u, c.name, stderr)
 	m.Evaluation = evaluationOf(u, reports)
 	return saveModel(m, own.model, ds, stdout, stderr, "eval")
 }
@@ -352,7 +356,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 // wkpi train does (with the automatic choice of images when u asks for
 // it), with a progress line of its own stages.
 func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, stderr io.Writer) (*model.Model, error) {
-	tracker := trackerFor(u.Work(len(ds.Graphs), 0, true, nil))
+	tracker := trackerFor(u.Work(len(ds.Graphs), 0, eval.FinalJob|eval.ChoiceJob, nil))
 	prog := progressFor(c.progress, stderr, tracker)
 	s, err := c.featuresFor(u, ds, nil)
 	if err != nil {
@@ -363,29 +367,26 @@ func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.D
 		return nil, err
 	}
 	if tracker != nil {
-		tracker.Plan(u.Work(len(ds.Graphs), 0, true, w))
+		tracker.Plan(u.Work(len(ds.Graphs), 0, eval.FinalJob|eval.ChoiceJob, w))
 	}
-	cfg := u.Config
-	var m *model.Model
-	if u.Spec.Automatic() {
-		sizeAware, err := eval.SizeAware(w, cfg)
-		if err != nil {
-			return nil, err
-		}
-		var ch eval.Choice
-		m, ch, err = eval.TrainChosen(ctx, []eval.Candidate{{W: w, Config: cfg}, sizeAware}, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: u.Spec.Seed}, prog)
-		if err != nil {
-			return nil, err
-		}
+	final, err := u.Protocol(nil).Train(ctx, w, eval.Final{Dataset: ds.Name, Classes: ds.Classes}, prog)
+	if err != nil {
+		return nil, err
+	}
+	return finalModel(final, u, c.name, stderr), nil
+}
+
+// finalModel is the model of a final training, with its settings; an
+// automatic choice of images is told on stderr.
+func finalModel(final *eval.FinalModel, u eval.Setup, command string, stderr io.Writer) *model.Model {
+	if ch := final.Choice; ch != nil {
 		unit, _ := crossval.MeanStd(ch.Inner[0])
 		sized, _ := crossval.MeanStd(ch.Inner[1])
 		fmt.Fprintf(stderr, "wkpi %s: automatic choice: %s (inner CV accuracy of the unlearned kernels: %.3f unit images, %.3f size-aware)\n",
-			c.name, []string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
-	} else if m, err = w.Train(ctx, ds.Name, ds.Classes, cfg, prog); err != nil {
-		return nil, err
+			command, []string{"unit images", "size-aware images"}[ch.Chosen], unit, sized)
 	}
-	m.Settings = &u.Spec
-	return m, nil
+	final.Model.Settings = &u.Spec
+	return final.Model
 }
 
 // saveModel writes m to path and says what was trained.

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,6 +57,7 @@ func ByTrainingFolds(ctx context.Context, labels []int, classes int, plan Plan, 
 		out := Report{Protocol: parts[0].Protocol}
 		for _, p := range parts {
 			out.Folds = append(out.Folds, p.Folds...)
+			out.Final = cmp.Or(out.Final, p.Final)
 		}
 		sort.Slice(out.Folds, func(i, j int) bool { return out.Folds[i].Index < out.Folds[j].Index })
 		out.Seconds = time.Since(start).Seconds()

@@ -40,6 +40,10 @@ type ChoiceOptions struct {
 	// noise (docs/results.md, -auto), so only a clear win moves it.
 	MinT float64
 	Seed int64
+	// Inner, when not nil, are the candidates' inner accuracies measured
+	// already (ChoiceScores of each candidate, in candidate order): the
+	// choice is made from them without computing a kernel.
+	Inner [][][]float64
 }
 
 // Defaults of ChoiceOptions.
@@ -79,75 +83,152 @@ func Choose(ctx context.Context, cands []Candidate, train []int, o ChoiceOptions
 // training set scoring its part of it, so that every candidate's kernels
 // for all the training sets come from one pass over the sample's pairs.
 // prog hears of the candidates' kernels and of the pair table's
-// construction.
+// construction. With o.Inner given, the scores are those (ChoiceScores).
 func chooseAll(ctx context.Context, cands []Candidate, pool []int, trains [][]int, o ChoiceOptions, prog progress.Func) ([]Choice, error) {
 	if len(cands) == 0 {
 		return nil, errors.New("eval: no candidate to choose from")
 	}
 	o = o.withDefaults()
-	sample := pool
-	if len(pool) > o.MaxGraphs {
-		parts := (len(pool) + o.MaxGraphs - 1) / o.MaxGraphs
-		folds, err := crossval.StratifiedKFold(cands[0].W.truth(pool), parts, o.Seed)
+	chs := make([]Choice, len(trains))
+	for t := range chs {
+		chs[t].Inner = make([][]float64, len(cands))
+	}
+	if o.Inner != nil {
+		if len(o.Inner) != len(cands) {
+			return nil, fmt.Errorf("eval: %d candidates' inner scores given for %d candidates", len(o.Inner), len(cands))
+		}
+		for c, scores := range o.Inner {
+			if len(scores) != len(trains) {
+				return nil, fmt.Errorf("eval: candidate %d: inner scores of %d training sets given for %d", c, len(scores), len(trains))
+			}
+			for t := range trains {
+				chs[t].Inner[c] = scores[t]
+			}
+		}
+	} else {
+		cs, err := newChoiceSample(cands[0].W, pool, trains, o)
 		if err != nil {
 			return nil, err
 		}
-		_, pick := crossval.Split(pool, folds, parts)
-		sample = pick[0]
+		work := len(cands) * cs.pairs()
+		for c, cand := range cands {
+			scores, err := cs.score(ctx, cand, c == 0, o, func(stage string, done, total int) {
+				switch stage {
+				case "pairs":
+					prog.Report(stage, done, total)
+				case "gram":
+					prog.Report("choice", c*cs.pairs()+done, work)
+				}
+			})
+			if err != nil {
+				return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
+			}
+			for t := range trains {
+				chs[t].Inner[c] = scores[t]
+			}
+			prog.Report("choice", (c+1)*cs.pairs(), work)
+		}
 	}
+	for t := range chs {
+		chs[t].Chosen = chs[t].clearWinner(o)
+	}
+	return chs, nil
+}
+
+// choiceSample is the graphs the choice scores candidates on: a sample
+// of a pool, with every training set's part of it split into inner folds.
+type choiceSample struct {
+	sample []int
+	trains [][]int // the training sets, whose initial weight functions score them
 	// subs[t] are the positions in sample of training set t's graphs,
 	// split into inner folds by inner[t].
-	subs, inner := make([][]int, len(trains)), make([][]int, len(trains))
+	subs, inner [][]int
+}
+
+func newChoiceSample(w *WKPI, pool []int, trains [][]int, o ChoiceOptions) (choiceSample, error) {
+	cs := choiceSample{sample: pool, trains: trains, subs: make([][]int, len(trains)), inner: make([][]int, len(trains))}
+	if len(pool) > o.MaxGraphs {
+		parts := (len(pool) + o.MaxGraphs - 1) / o.MaxGraphs
+		folds, err := crossval.StratifiedKFold(w.truth(pool), parts, o.Seed)
+		if err != nil {
+			return cs, err
+		}
+		_, pick := crossval.Split(pool, folds, parts)
+		cs.sample = pick[0]
+	}
 	for t, train := range trains {
 		in := map[int]bool{}
 		for _, s := range train {
 			in[s] = true
 		}
 		var idx []int
-		for i, s := range sample {
+		for i, s := range cs.sample {
 			if in[s] {
-				subs[t], idx = append(subs[t], i), append(idx, s)
+				cs.subs[t], idx = append(cs.subs[t], i), append(idx, s)
 			}
 		}
 		var err error
-		if inner[t], err = crossval.StratifiedKFold(cands[0].W.truth(idx), o.Folds, o.Seed+1); err != nil {
-			return nil, fmt.Errorf("eval: choice inner split: %w", err)
+		if cs.inner[t], err = crossval.StratifiedKFold(w.truth(idx), o.Folds, o.Seed+1); err != nil {
+			return cs, fmt.Errorf("eval: choice inner split: %w", err)
 		}
 	}
-	chs := make([]Choice, len(trains))
-	for t := range chs {
-		chs[t].Inner = make([][]float64, len(cands))
+	return cs, nil
+}
+
+// pairs is the number of pairs of the sample.
+func (cs choiceSample) pairs() int { return len(cs.sample) * (len(cs.sample) - 1) / 2 }
+
+// score is cand's inner accuracies on every training set (first: the
+// first candidate, whose kernels come from its pair table when it fits).
+// prog hears of the kernels ("gram") and of the table ("pairs").
+func (cs choiceSample) score(ctx context.Context, cand Candidate, first bool, o ChoiceOptions, prog progress.Func) ([][]float64, error) {
+	if err := cand.W.ensure(cs.sample); err != nil {
+		return nil, err
 	}
-	// "choice" counts the pairs of the candidates' kernels, most of the
-	// work; the pair table's construction reports as "pairs", before.
-	per := len(sample) * (len(sample) - 1) / 2
-	work := len(cands) * per
-	for c, cand := range cands {
-		if err := cand.W.ensure(sample); err != nil {
+	grams, err := cand.grams(ctx, cs.trains, cs.sample, first, prog)
+	if err != nil {
+		return nil, err
+	}
+	scores := make([][]float64, len(cs.trains))
+	for t := range cs.trains {
+		if scores[t], err = cand.innerAccuracies(ctx, grams[t], cs.sample, cs.subs[t], cs.inner[t], o.Folds); err != nil {
 			return nil, err
 		}
-		grams, err := cand.grams(ctx, trains, sample, c == 0, func(stage string, done, total int) {
-			switch stage {
-			case "pairs":
-				prog.Report(stage, done, total)
-			case "gram":
-				prog.Report("choice", c*per+done, work)
-			}
-		})
-		if err != nil {
-			return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
-		}
-		for t := range trains {
-			if chs[t].Inner[c], err = cand.innerAccuracies(ctx, grams[t], sample, subs[t], inner[t], o.Folds); err != nil {
-				return nil, fmt.Errorf("eval: candidate %d: %w", c, err)
-			}
-		}
-		prog.Report("choice", (c+1)*per, work)
 	}
-	for t := range chs {
-		chs[t].Chosen = chs[t].clearWinner(o)
+	return scores, nil
+}
+
+// ChoiceScores is the part of CrossValidateChosen's choice that candidate
+// c's kernels make, so that a worker of its own can make it: c's inner
+// accuracies on the training graphs of every fold of plan (all folds,
+// plan.Only aside), then of every graph (the final model). Given back to
+// CrossValidateChosen as ChoiceOptions.Inner, one per candidate, they
+// make the choice it would make itself. prog hears of them as "choice".
+func ChoiceScores(ctx context.Context, cands []Candidate, c int, plan Plan, o ChoiceOptions, prog progress.Func) ([][]float64, error) {
+	if c < 0 || c >= len(cands) {
+		return nil, fmt.Errorf("eval: no candidate %d of %d", c, len(cands))
 	}
-	return chs, nil
+	if o.Seed == 0 {
+		o.Seed = plan.Seed
+	}
+	o = o.withDefaults()
+	labels := cands[0].W.Labels
+	folds, err := plan.split(labels)
+	if err != nil {
+		return nil, err
+	}
+	all := indices(len(labels))
+	train, _ := crossval.Split(all, folds, plan.Folds)
+	cs, err := newChoiceSample(cands[0].W, all, append(train, all), o)
+	if err != nil {
+		return nil, err
+	}
+	return cs.score(ctx, cands[c], c == 0, o, func(stage string, done, total int) {
+		if stage == "gram" {
+			stage = "choice"
+		}
+		prog.Report(stage, done, total)
+	})
 }
 
 // clearWinner is the candidate that beats the first by the largest mean
@@ -245,14 +326,41 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	}
 	train, _ := crossval.Split(indices(len(labels)), folds, plan.Folds)
 	var running [][]int
+	var picked []int // the running folds, then the final model: what o.Inner holds of them
 	for f := range plan.Folds {
 		if plan.runs(f) {
-			running = append(running, train[f])
+			running, picked = append(running, train[f]), append(picked, f)
 		}
 	}
-	chs, err := chooseAll(ctx, cands, indices(len(labels)), running, o, prog)
+	// The final model's choice is TrainChosen's when it comes from the
+	// same sample and seed: then it shares the folds' pass.
+	all := indices(len(labels))
+	shared := plan.Final != nil && o.Seed == cands[0].Config.Learn.Seed
+	trains := running
+	if shared {
+		trains, picked = append(slices.Clip(running), all), append(picked, plan.Folds)
+	}
+	if o.Inner != nil {
+		// Given for every fold and the final model (ChoiceScores): the
+		// running ones'.
+		given := o.Inner
+		o.Inner = make([][][]float64, len(given))
+		for c, scores := range given {
+			if len(scores) != plan.Folds+1 {
+				return Report{}, fmt.Errorf("eval: candidate %d: inner scores of %d training sets given for %d folds and the final model", c, len(scores), plan.Folds)
+			}
+			for _, t := range picked {
+				o.Inner[c] = append(o.Inner[c], scores[t])
+			}
+		}
+	}
+	chs, err := chooseAll(ctx, cands, all, trains, o, prog)
 	if err != nil {
 		return Report{}, err
+	}
+	var finalChoice *Choice
+	if shared {
+		finalChoice, chs = &chs[len(running)], chs[:len(running)]
 	}
 	// From here on only the chosen candidates are kept: a feature set no
 	// fold chose (NCI1's size-aware images, 0.3 GB) can go before the
@@ -264,11 +372,20 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	for _, ch := range chs {
 		chosen[ch.Chosen] = cands[ch.Chosen].W
 	}
+	var finalW *WKPI // the final model's features, when chosen here
+	if finalChoice != nil {
+		finalW = cands[finalChoice.Chosen].W
+		chosen[finalChoice.Chosen] = finalW
+	}
 	clear(index)
 	for i, w := range chosen {
 		if w != nil {
 			index[w] = i
 		}
+	}
+	finalCands := cands[:len(cands):len(cands)]
+	if finalChoice == nil {
+		finalCands = nil // the features no fold chose can go
 	}
 	cands = nil
 	prepare := func(tr []int) (*WKPI, error) {
@@ -284,6 +401,9 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 		if on := p.OnFold; on != nil {
 			p.OnFold = func(f Fold) { f.Candidate = i; on(f) }
 		}
+		if w != finalW {
+			p.Final = nil // the final model runs with its own features' folds
+		}
 		rep, err := w.CrossValidate(ctx, configs[i], p, prog)
 		for k := range rep.Folds {
 			rep.Folds[k].Candidate = i
@@ -292,7 +412,19 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 	}
 	rep, err := ByTrainingFolds(ctx, labels, classes, plan, prepare, run)
 	rep.Protocol = "auto"
-	return rep, err
+	if err != nil || finalChoice == nil {
+		return rep, err // without a shared choice, Run trains the final model
+	}
+	if rep.Final == nil {
+		// No running fold chose the final model's features, or their path
+		// has no shared passes (the pair table's): trained on its own.
+		c := finalCands[finalChoice.Chosen]
+		if rep.Final, err = c.W.trainFinal(ctx, c.Config, *plan.Final, prog); err != nil {
+			return Report{}, err
+		}
+	}
+	rep.Final.Choice = finalChoice
+	return rep, nil
 }
 
 // SizeAware is the size-aware variant of w with cfg that the automatic

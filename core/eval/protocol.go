@@ -14,8 +14,13 @@ type Protocol interface {
 	// Name is the protocol's name in reports (Report.Protocol) and part
 	// files (RunID.Protocol).
 	Name() string
-	// CrossValidate runs the folds of plan on the features w.
+	// CrossValidate runs the folds of plan on the features w, and with
+	// plan.Final the final model too when it can share the folds' work
+	// (Report.Final; Run trains it otherwise).
 	CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error)
+	// Train fits the model of every graph of w, as the protocol's
+	// cross-validation would with plan.Final.
+	Train(ctx context.Context, w *WKPI, f Final, prog progress.Func) (*FinalModel, error)
 }
 
 // Fixed is one setting in every fold (WKPI.CrossValidate).
@@ -40,6 +45,9 @@ type Auto struct {
 	// front end that runs several cross-validations on the same features
 	// builds it once; nil builds it on every run (the function SizeAware).
 	SizeAware func(w *WKPI, cfg Config) (Candidate, error)
+	// Inner, when not nil, are the candidates' scores measured apart
+	// (Scores, ChoiceOptions.Inner): the folds choose by them.
+	Inner [][][]float64
 }
 
 // Name is "auto".
@@ -48,15 +56,34 @@ func (Auto) Name() string { return "auto" }
 // CrossValidate runs CrossValidateChosen over w with p.Config and its
 // size-aware candidate.
 func (p Auto) CrossValidate(ctx context.Context, w *WKPI, plan Plan, prog progress.Func) (Report, error) {
+	cands, err := p.candidates(w)
+	if err != nil {
+		return Report{}, err
+	}
+	return CrossValidateChosen(ctx, cands, plan, ChoiceOptions{Inner: p.Inner}, prog)
+}
+
+// Scores is candidate c's part of the choice of a CrossValidate of plan
+// (ChoiceScores), for Inner.
+func (p Auto) Scores(ctx context.Context, w *WKPI, c int, plan Plan, prog progress.Func) ([][]float64, error) {
+	cands, err := p.candidates(w)
+	if err != nil {
+		return nil, err
+	}
+	return ChoiceScores(ctx, cands, c, plan, ChoiceOptions{}, prog)
+}
+
+// candidates are w with p.Config and its size-aware variant.
+func (p Auto) candidates(w *WKPI) ([]Candidate, error) {
 	sized := p.SizeAware
 	if sized == nil {
 		sized = SizeAware
 	}
 	sa, err := sized(w, p.Config)
 	if err != nil {
-		return Report{}, err
+		return nil, err
 	}
-	return CrossValidateChosen(ctx, []Candidate{{W: w, Config: p.Config}, sa}, plan, ChoiceOptions{}, prog)
+	return []Candidate{{W: w, Config: p.Config}, sa}, nil
 }
 
 // Nested chooses the cell of Grid in every fold by inner CV with Inner
@@ -114,14 +141,32 @@ func (w *WKPI) Source() Source {
 // Run cross-validates protocol p on the folds of plan over the features
 // of src: the one entry point of the command line, the page's workers,
 // compare and shards.
+// With plan.Final it also trains the final model (Report.Final): in the
+// folds' passes where the protocol can, otherwise after them (p.Train);
+// features that depend on the training graphs (PerFold) are those of
+// every graph for it.
 func Run(ctx context.Context, src Source, p Protocol, plan Plan, prog progress.Func) (Report, error) {
 	run := func(w *WKPI, plan Plan) (Report, error) { return p.CrossValidate(ctx, w, plan, prog) }
+	var rep Report
+	var err error
 	if src.PerFold {
-		return ByTrainingFolds(ctx, src.Labels, src.Classes, plan, src.Features, run)
+		folds := plan
+		folds.Final = nil
+		rep, err = ByTrainingFolds(ctx, src.Labels, src.Classes, folds, src.Features, run)
+	} else {
+		var w *WKPI
+		if w, err = src.Features(nil); err != nil {
+			return Report{}, err
+		}
+		rep, err = run(w, plan)
+	}
+	if err != nil || plan.Final == nil || rep.Final != nil {
+		return rep, err
 	}
 	w, err := src.Features(nil)
 	if err != nil {
 		return Report{}, err
 	}
-	return run(w, plan)
+	rep.Final, err = p.Train(ctx, w, *plan.Final, prog)
+	return rep, err
 }

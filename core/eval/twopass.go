@@ -46,7 +46,10 @@ func (w *WKPI) twoPasses(ctx context.Context, cfg Config, prog progress.Func) (b
 // SVM's form and C and tests its unlearned SVM before the folds learn;
 // the second pass computes the learned kernels. Every matrix, choice and
 // prediction is the one the general path computes
-// (TestCrossValidatePassesMatch).
+// (TestCrossValidatePassesMatch). With plan.Final the final model joins
+// the passes as one more fold, of every graph and no test graphs: Train's
+// model but for the float32 rounding of its Gram matrices and the order
+// of its pair sums (TestFinalInPasses).
 func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, prog progress.Func) (Report, error) {
 	start := time.Now()
 	labels := w.Labels
@@ -55,18 +58,30 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 		return Report{}, err
 	}
 	train, test := crossval.Split(indices(len(labels)), folds, plan.Folds)
+	// fits are the running folds, then the final model when the plan asks
+	// for it (Index finalIndex); trains[i] are fits[i]'s training graphs.
 	var fits []Fold
+	var trains [][]int
 	var jobs []kernelJob
 	for f := range plan.Folds {
-		if !plan.runs(f) {
-			continue
+		if plan.runs(f) {
+			fits, trains = append(fits, Fold{Index: f, Config: cfg, Test: test[f]}), append(trains, train[f])
 		}
-		init, err := w.Initial(train[f], cfg.Learn)
+	}
+	var final *finalFit
+	if plan.Final != nil {
+		final = &finalFit{fold: len(fits)}
+		fits, trains = append(fits, Fold{Index: finalIndex, Config: cfg}), append(trains, indices(len(labels)))
+	}
+	for i, f := range fits {
+		init, err := w.Initial(trains[i], cfg.Learn)
 		if err != nil {
-			return Report{}, fmt.Errorf("eval: fold %d: %w", f, err)
+			return Report{}, fmt.Errorf("eval: fold %d: %w", f.Index, err)
 		}
-		jobs = append(jobs, kernelJob{fold: len(fits), weights: w.weights(cfg, []kernel.Mixture{init}, nil)[0]})
-		fits = append(fits, Fold{Index: f, Config: cfg, Test: test[f]})
+		if final != nil && i == final.fold {
+			final.init = init
+		}
+		jobs = append(jobs, kernelJob{fold: i, weights: w.weights(cfg, []kernel.Mixture{init}, nil)[0]})
 	}
 	visit, err := learn.NewSumsVisitor(len(labels), len(w.Set.Images[0]), labels, folds, plan.Folds)
 	if err != nil {
@@ -77,14 +92,13 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 	var scratch svmScratch // the unpacked Gram matrix, one at a time
 	learned := false
 	for a := 0; a < len(jobs) || !learned; {
-		b := a + w.jobsPerPass(jobs[a:], fits, train)
+		b := a + w.jobsPerPass(jobs[a:], fits, trains)
 		if learned && b == a {
 			break
 		}
 		splits := make([]kernel.Split, b-a)
 		for q, job := range jobs[a:b] {
-			f := fits[job.fold]
-			splits[q] = kernel.Split{Weights: [][]float64{job.weights}, Train: train[f.Index], Test: f.Test}
+			splits[q] = kernel.Split{Weights: [][]float64{job.weights}, Train: trains[job.fold], Test: fits[job.fold].Test}
 		}
 		var v kernel.PairVisitor
 		if a == 0 {
@@ -118,14 +132,18 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 			// Every fold learns once the pair sums are made (the first
 			// pass), before the SVMs, so that the sums' memory goes
 			// first; its learned kernels queue behind the unlearned ones
-			// left, in order of folds.
+			// left, in order of folds. The final model learns on the sums
+			// of every fold (finalIndex excludes none).
 			for i := range fits {
 				f := &fits[i]
-				fold, mix, _, err := w.fitFixed(ctx, cfg, train[f.Index], sums, f.Index, prog)
+				fold, mix, _, err := w.fitFixed(ctx, cfg, trains[i], sums, f.Index, prog)
 				if err != nil {
 					return Report{}, fmt.Errorf("eval: fold %d: %w", f.Index, err)
 				}
 				f.Trace, f.ChannelScales = fold.Trace, fold.ChannelScales
+				if final != nil && i == final.fold {
+					final.learned = mix
+				}
 				ws := w.weights(cfg, []kernel.Mixture{mix}, [][]float64{fold.ChannelScales})
 				jobs = append(jobs, kernelJob{fold: i, learned: true, weights: ws[0]})
 				runtime.GC()
@@ -135,7 +153,16 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 		for q, job := range jobs[a:b] {
 			f := &fits[job.fold]
 			ks := &kernelSet{train: splits[q].Train, test: splits[q].Test, cross: out[q].Cross, packed: out[q].Gram, scratch: &scratch}
-			if job.learned {
+			switch {
+			case f.Index == finalIndex && job.learned:
+				if rep.Final, err = w.finalModel(ctx, *f, *final, ks, *plan.Final); err != nil {
+					return Report{}, err
+				}
+			case f.Index == finalIndex:
+				if err := w.chooseFinal(ctx, f, ks); err != nil {
+					return Report{}, err
+				}
+			case job.learned:
 				if err := w.scoreLearned(ctx, f, ks); err != nil {
 					return Report{}, err
 				}
@@ -144,8 +171,10 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 					plan.OnFold(*f)
 				}
 				prog.Report("folds", len(rep.Folds), plan.Folds)
-			} else if err := w.scoreBaseline(ctx, f, ks); err != nil {
-				return Report{}, err
+			default:
+				if err := w.scoreBaseline(ctx, f, ks); err != nil {
+					return Report{}, err
+				}
 			}
 			runtime.GC()
 		}
@@ -160,18 +189,17 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 
 // jobsPerPass is how many of jobs (at least one, when there are any)
 // share a pass over the pairs within the memory budget, as group bounds
-// folds: their matrices (packed float32 Gram, float64 cross), the one
+// folds (trains[i] are fits[i]'s training graphs): their matrices (packed float32 Gram, float64 cross), the one
 // unpacked Gram matrix an SVM needs at a time and the pass's sparse copy
 // of the images within three quarters of it, in passes of about equal
 // size.
-func (w *WKPI) jobsPerPass(jobs []kernelJob, fits []Fold, train [][]int) int {
+func (w *WKPI) jobsPerPass(jobs []kernelJob, fits []Fold, trains [][]int) int {
 	if len(jobs) == 0 {
 		return 0
 	}
 	var worst, most int64
 	for _, job := range jobs {
-		f := fits[job.fold]
-		nt, ne := int64(len(train[f.Index])), int64(len(f.Test))
+		nt, ne := int64(len(trains[job.fold])), int64(len(fits[job.fold].Test))
 		worst = max(worst, 4*nt*(nt+1)/2+8*ne*nt)
 		most = max(most, nt)
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -311,6 +312,8 @@ type Report struct {
 	Baseline crossval.Result `json:"baseline"`
 	Folds    []Fold          `json:"folds"`
 	Seconds  float64         `json:"seconds"`
+	// Final is the final model that Plan.Final asked for.
+	Final *FinalModel `json:"-"`
 }
 
 // Merge combines reports of disjoint folds of one cross-validation (as
@@ -324,6 +327,7 @@ func Merge(labels []int, classes int, parts ...Report) (Report, error) {
 	for _, p := range parts {
 		rep.Folds = append(rep.Folds, p.Folds...)
 		rep.Seconds = math.Max(rep.Seconds, p.Seconds)
+		rep.Final = cmp.Or(rep.Final, p.Final)
 	}
 	sort.Slice(rep.Folds, func(i, j int) bool { return rep.Folds[i].Index < rep.Folds[j].Index })
 	for i, f := range rep.Folds {
@@ -405,6 +409,10 @@ type Plan struct {
 	Grouped bool  `json:"grouped,omitempty"`
 	Groups  []int `json:"groups,omitempty"`
 	Only    []int `json:"only,omitempty"`
+	// Final, when set, asks for the final model of every graph as well
+	// (Report.Final): Run and the protocols train it in the folds' passes
+	// over the pairs where they can. Default nil.
+	Final *Final `json:"-"`
 	// OnFold, when set, gets each fold as soon as it is complete, in
 	// order of index, so that a page can show folds while others run.
 	OnFold func(Fold) `json:"-"`

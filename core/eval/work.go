@@ -14,9 +14,17 @@ type WorkJob struct {
 	// job runs (Plan.Only), all when 0. A final training (Folds 0) fits
 	// one model on every graph.
 	Folds, Running int
-	Auto           bool // the automatic image choice (Spec.Automatic)
-	ChoosesSVM     bool // every fold chooses its SVM (Spec.ChoosesSVM)
-	Pixels         int  // pixels of a graph's images, all descriptors
+	// Final says a CV's part trains the final model too (Plan.Final): in
+	// its passes over the pairs, as one more fold of every graph.
+	Final bool
+	// Auto says the job makes the automatic image choice
+	// (Spec.Automatic); Scores that it computes one candidate's kernels of
+	// it only: the page measures each candidate in a job of its own
+	// (ChoiceScores) and has it followed, on the same bar, by the folds
+	// that take the scores, so both jobs plan the same stages.
+	Auto, Scores bool
+	ChoosesSVM   bool // every fold chooses its SVM (Spec.ChoosesSVM)
+	Pixels       int  // pixels of a graph's images, all descriptors
 	// TableBytes is the pair table's size (kernel.TableBytes), once the
 	// images are known; 0 guesses it with a fifth of the pixels non-zero.
 	TableBytes int64
@@ -86,17 +94,16 @@ func Work(j WorkJob) []progress.Stage {
 		svm = svmTableCost
 		stages = append(stages, progress.Stage{Name: "pairs", Cost: tableCost * pairs})
 	}
-	if j.Auto {
-		// Two candidates' kernels (one from the table when it fits) over
-		// a sample of about DefaultChoiceGraphs graphs at most: one of
-		// as many stratified parts as that takes (chooseAll).
-		s := n / math.Ceil(n/DefaultChoiceGraphs)
-		sample := s * (s - 1) / 2
-		if table {
-			stages = append(stages, progress.Stage{Name: "choice", Cost: choiceCost * sample})
-		} else {
-			stages = append(stages, progress.Stage{Name: "choice", Cost: 2 * choiceCost * sample})
-		}
+	// The choice's candidates' kernels (one from the table when it fits)
+	// over a sample of about DefaultChoiceGraphs graphs at most: one of as
+	// many stratified parts as that takes (chooseAll).
+	s := n / math.Ceil(n/DefaultChoiceGraphs)
+	sample := s * (s - 1) / 2
+	switch {
+	case j.Auto && (j.Scores || table):
+		stages = append(stages, progress.Stage{Name: "choice", Cost: choiceCost * sample})
+	case j.Auto:
+		stages = append(stages, progress.Stage{Name: "choice", Cost: 2 * choiceCost * sample})
 	}
 	if j.Folds == 0 {
 		if !table {
@@ -110,33 +117,64 @@ func Work(j WorkJob) []progress.Stage {
 	if j.ChoosesSVM {
 		choose = svm * train * train / 2
 	}
+	// The final model, when the job trains it too: a fold of every graph.
+	finalSVM, finalRuns := 0.0, 0
+	if j.Final {
+		finalSVM, finalRuns = svmFixedCost, 1
+		if j.ChoosesSVM {
+			finalSVM += svm * n * n / 2
+		}
+	}
 	if table {
+		// The final model after the folds, on the table (WKPI.Train).
 		return append(stages, progress.Stage{Name: "learn", Cost: k * learnCost, Runs: running},
-			progress.Stage{Name: "folds", Cost: k * (svmFixedCost + choose), Total: running})
+			progress.Stage{Name: "folds", Cost: k*(svmFixedCost+choose) + float64(finalRuns)*learnCost + finalSVM, Total: running})
 	}
 	// A pass for the unlearned kernels and the pair sums, the folds
 	// learn and choose their SVMs (silently, before the next pass), and
 	// a pass for the learned kernels.
 	return append(stages, progress.Stage{Name: "gram, pair sums", Cost: sumsPassCost * pairs},
-		progress.Stage{Name: "learn", Cost: k * (learnCost + choose), Runs: running},
+		progress.Stage{Name: "learn", Cost: (k+float64(finalRuns))*learnCost + k*choose + finalSVM, Runs: running + finalRuns},
 		progress.Stage{Name: "gram", Cost: passCost * pairs},
 		progress.Stage{Name: "folds", Cost: k * svmFixedCost, Total: running})
 }
 
-// Work is Work for a job of u on graphs: a CV's part that runs running
-// of u.Spec.Folds (all when 0), or the final training when final, with
-// the images of w once they are known (nil before). It is nil where Work
+// WorkKind is what a job of Setup.Work computes: a set of these.
+type WorkKind uint8
+
+// The parts of a job of Setup.Work.
+const (
+	// FoldsJob: a CV's folds (all, or Plan.Only).
+	FoldsJob WorkKind = 1 << iota
+	// FinalJob: the final model of every graph; with FoldsJob, in the
+	// folds' passes (Plan.Final).
+	FinalJob
+	// ChoiceJob: the automatic choice of images, when the settings make
+	// it.
+	ChoiceJob
+	// ScoresJob: one candidate's kernels of the automatic choice: a
+	// ChoiceScores job, or the folds it hands the scores to (which then
+	// take ChoiceOptions.Inner), planned alike (WorkJob.Scores).
+	ScoresJob
+)
+
+// Work is Work for a job of u on graphs that computes kind: a CV's part
+// that runs running of u.Spec.Folds (all when 0), the final model, the
+// choice of images or one candidate's part of it, or several of them, with the
+// images of w once they are known (nil before). It is nil where Work
 // does not know the protocol's stages (grid searches, repeats, node
 // labels): a bar then shows the stages' counters only.
-func (u Setup) Work(graphs, running int, final bool, w *WKPI) []progress.Stage {
+func (u Setup) Work(graphs, running int, kind WorkKind, w *WKPI) []progress.Stage {
 	s := u.Spec
-	if s.Searches() || s.Labels || (!final && s.Repeats > 1) {
+	if s.Searches() || s.Labels || (kind&FoldsJob != 0 && s.Repeats > 1) {
 		return nil
 	}
 	f := u.Features
-	j := WorkJob{Graphs: graphs, Folds: s.Folds, Running: running, Auto: s.Automatic(), ChoosesSVM: s.ChoosesSVM(),
-		Pixels: f.Rows * f.Rows * len(f.Channels) * (1 + len(f.Extra))}
-	if final {
+	j := WorkJob{Graphs: graphs, Folds: s.Folds, Running: running, ChoosesSVM: s.ChoosesSVM(),
+		Pixels: f.Rows * f.Rows * len(f.Channels) * (1 + len(f.Extra)),
+		Auto:   s.Automatic() && kind&(ChoiceJob|ScoresJob) != 0, Scores: kind&ScoresJob != 0,
+		Final: kind&(FoldsJob|FinalJob) == FoldsJob|FinalJob}
+	if kind&FoldsJob == 0 {
 		j.Folds, j.Running = 0, 0
 	}
 	if w != nil {

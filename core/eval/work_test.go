@@ -124,3 +124,25 @@ func TestWorkReplay(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkScores: off the pair table, a job that computes one
+// candidate's kernels of the choice (Scores) plans half the choice of a
+// job that computes both, and the same stages otherwise.
+func TestWorkScores(t *testing.T) {
+	both := WorkJob{Graphs: 1000, Folds: 10, Running: 5, Final: true, Auto: true, ChoosesSVM: true, Pixels: 28800, TableBytes: 1 << 40}
+	one := both
+	one.Scores = true
+	a, b := Work(both), Work(one)
+	if len(a) != len(b) {
+		t.Fatalf("stages %v and %v", a, b)
+	}
+	for i := range a {
+		want := a[i].Cost
+		if a[i].Name == "choice" {
+			want /= 2
+		}
+		if a[i].Name != b[i].Name || b[i].Cost != want {
+			t.Errorf("stage %d: %+v, want %s costing %g", i, b[i], a[i].Name, want)
+		}
+	}
+}

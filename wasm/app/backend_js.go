@@ -15,9 +15,6 @@ import (
 	"wkpi-web/wasm/protocol"
 )
 
-// maxWorkers caps the pool: each worker is a Go runtime with its own heap.
-const maxWorkers = 4
-
 // backend implements ui.Backend with a worker pool, fetch for the bundled
 // datasets and IndexedDB for the dataset of the last visit.
 type backend struct {
@@ -30,7 +27,7 @@ type backend struct {
 func newBackend() *backend {
 	n := js.Global().Get("navigator").Get("hardwareConcurrency").Int()
 	b := &backend{urls: servedURLs(), files: map[string][]protocol.File{}}
-	b.Pool = pool.New(min(max(n, 1), maxWorkers), pool.Browser(b.url("/web/worker.js")))
+	b.Pool = pool.New(min(max(n, 1), ui.MaxWorkers), pool.Browser(b.url("/web/worker.js")))
 	// The workers start with the first job, so that a first visit does
 	// not download the worker wasm (cmd/static's lazy files: the service
 	// worker caches them then). A site that publishes a classifier opens

@@ -106,6 +106,9 @@ func (w *Worker) handlers() map[protocol.Kind]func(call) (protocol.Response, err
 			return protocol.Response{Drawing: &d, Arrays: map[string][]float64{"x": x, "y": y}}, nil
 		},
 		protocol.Explore: func(c call) (protocol.Response, error) { return w.explore(c.ctx, c.ds, c.req, c.report) },
+		protocol.ChoiceScores: func(c call) (protocol.Response, error) {
+			return w.choiceScores(c.ctx, c.ds, c.req.Training, c.report)
+		},
 		protocol.CrossValidate: func(c call) (protocol.Response, error) {
 			return w.crossValidate(c.ctx, c.ds, c.req.Training, c.report, c.fold)
 		},

@@ -40,8 +40,24 @@ func (w *Worker) Track(req protocol.Request, now func() time.Time, out func(prog
 // work returns the stages of job req given its features (nil before
 // they are known), or nil when eval.Work does not know them.
 func (w *Worker) work(req protocol.Request) func(*eval.WKPI) []progress.Stage {
-	final := req.Kind == protocol.Train
-	if (!final && req.Kind != protocol.CrossValidate) || w.ds == nil || req.Dataset != w.key || len(req.Files) > 0 {
+	// A ChoiceScores job plans the stages of the fold job that takes its
+	// scores on the same bar (Training.Only and Final say which).
+	var kind eval.WorkKind
+	switch t := req.Training; {
+	case t == nil:
+	case req.Kind == protocol.Train:
+		kind = eval.FinalJob | eval.ChoiceJob
+	case req.Kind == protocol.ChoiceScores:
+		kind = eval.FoldsJob | eval.ScoresJob
+	case req.Kind == protocol.CrossValidate && t.ChoiceScores != nil:
+		kind = eval.FoldsJob | eval.ScoresJob
+	case req.Kind == protocol.CrossValidate:
+		kind = eval.FoldsJob | eval.ChoiceJob
+	}
+	if t := req.Training; kind&eval.FoldsJob != 0 && t.Final {
+		kind |= eval.FinalJob
+	}
+	if kind == 0 || w.ds == nil || req.Dataset != w.key || len(req.Files) > 0 {
 		return nil
 	}
 	u, _, err := w.setup(req.Training)
@@ -49,8 +65,8 @@ func (w *Worker) work(req protocol.Request) func(*eval.WKPI) []progress.Stage {
 		return nil
 	}
 	n, running := len(w.ds.Graphs), len(req.Training.Only)
-	if u.Work(n, running, final, nil) == nil {
+	if u.Work(n, running, kind, nil) == nil {
 		return nil
 	}
-	return func(feat *eval.WKPI) []progress.Stage { return u.Work(n, running, final, feat) }
+	return func(feat *eval.WKPI) []progress.Stage { return u.Work(n, running, kind, feat) }
 }

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -43,5 +44,45 @@ func TestTrack(t *testing.T) {
 	}
 	if end := got[len(got)-1]; end.Stage != "folds" || end.Fraction < 0.9 || end.Left < 0 {
 		t.Errorf("last status %+v, want the folds all but done with a time left", end)
+	}
+}
+
+// TestTrackChoiceThenFolds: a ChoiceScores job and the fold job that
+// takes its scores share one job of the page's bar, so they plan the
+// same stages, of one candidate's kernels: the bar goes on from where
+// the first stopped, and never back.
+func TestTrackChoiceThenFolds(t *testing.T) {
+	var w Worker
+	ctx := context.Background()
+	if r := w.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: "m", Files: files(t, "../../data/MUTAG")}, nil, nil); r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	tr := with(func(s *spec.Spec) { s.M, s.Folds, s.Iterations = 3, 3, 20 })
+	tr.Only, tr.Final = []int{1}, true
+	choice := tr
+	choice.Candidate = 1
+	folds := tr
+	folds.ChoiceScores = [][][]float64{{{1}}, {{1}}}
+	a := w.work(protocol.Request{Kind: protocol.ChoiceScores, Dataset: "m", Training: &choice})
+	b := w.work(protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &folds})
+	whole := w.work(protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &tr})
+	if a == nil || b == nil || whole == nil {
+		t.Fatal("no stages planned")
+	}
+	if !reflect.DeepEqual(a(nil), b(nil)) {
+		t.Errorf("choice job plans %+v, the fold job after it %+v", a(nil), b(nil))
+	}
+	cost := func(stages []progress.Stage) (choice float64) {
+		for _, s := range stages {
+			if s.Name == "choice" {
+				choice = s.Cost
+			}
+		}
+		return choice
+	}
+	// MUTAG's pair table fits: there one candidate's kernels are the
+	// table's, and the choice costs one candidate's either way.
+	if c, all := cost(a(nil)), cost(whole(nil)); c <= 0 || c != all {
+		t.Errorf("one candidate's choice costs %g, the whole choice %g", c, all)
 	}
 }

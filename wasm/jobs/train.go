@@ -99,11 +99,50 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: t.Labels, Features: func(train []int) (*eval.WKPI, error) {
 		return w.labelled(ctx, ds, u, train, report)
 	}}
-	rep, err := eval.Run(ctx, src, u.Protocol(w.sizeAware), plan, report)
+	if t.Final {
+		plan.Final = &eval.Final{Dataset: ds.Name, Classes: ds.Classes}
+	}
+	p := u.Protocol(w.sizeAware)
+	if auto, ok := p.(eval.Auto); ok && t.ChoiceScores != nil {
+		auto.Inner = t.ChoiceScores
+		p = auto
+	}
+	rep, err := eval.Run(ctx, src, p, plan, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	return protocol.Response{CV: &protocol.CVPart{Report: reportOf(rep), Labels: ds.Labels, Classes: len(ds.Classes)}}, nil
+	part := &protocol.CVPart{Report: reportOf(rep), Labels: ds.Labels, Classes: len(ds.Classes)}
+	if rep.Final == nil {
+		return protocol.Response{CV: part}, nil
+	}
+	resp, err := w.modelResponse(rep.Final, t)
+	resp.CV = part
+	return resp, err
+}
+
+// choiceScores measures one candidate of the automatic choice of images
+// for the CrossValidate jobs of a run (eval.ChoiceScores).
+func (w *Worker) choiceScores(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func) (protocol.Response, error) {
+	u, plan, err := w.setup(t)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	auto, ok := u.Protocol(w.sizeAware).(eval.Auto)
+	if !ok {
+		return protocol.Response{}, fmt.Errorf("these settings make no automatic choice of images")
+	}
+	if plan.Groups, err = u.Groups(ds.Graphs, w.codes, w.edgeCodes); err != nil {
+		return protocol.Response{}, err
+	}
+	e, err := w.labelled(ctx, ds, u, nil, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	scores, err := auto.Scores(ctx, e, t.Candidate, plan, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	return protocol.Response{Scores: scores}, nil
 }
 
 // sizeAware is the size-aware variant of e under cfg (eval.SizeAware),
@@ -126,31 +165,22 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	cfg := u.Config
 	e, err := w.labelled(ctx, ds, u, nil, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	var m *model.Model
-	if t.Automatic() {
-		sized, err := w.sizeAware(e, cfg)
-		if err != nil {
-			return protocol.Response{}, err
-		}
-		cands := []eval.Candidate{{W: e, Config: cfg}, sized}
-		var ch eval.Choice
-		if m, ch, err = eval.TrainChosen(ctx, cands, ds.Name, ds.Classes, eval.ChoiceOptions{Seed: cfg.Learn.Seed}, report); err != nil {
-			return protocol.Response{}, err
-		}
-		e, cfg = cands[ch.Chosen].W, cands[ch.Chosen].Config
-	} else if m, err = e.Train(ctx, ds.Name, ds.Classes, cfg, report); err != nil {
-		return protocol.Response{}, err
-	}
-	m.Settings = &t.Spec
-	before, err := e.Initial(indices(len(ds.Labels)), cfg.Learn)
+	final, err := u.Protocol(w.sizeAware).Train(ctx, e, eval.Final{Dataset: ds.Name, Classes: ds.Classes}, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
+	return w.modelResponse(final, t)
+}
+
+// modelResponse is the answer that carries a trained model: its file,
+// its description and its weight function before and after learning.
+func (w *Worker) modelResponse(final *eval.FinalModel, t *protocol.Training) (protocol.Response, error) {
+	m := final.Model
+	m.Settings = &t.Spec
 	var buf bytes.Buffer
 	if err := m.Save(&buf); err != nil {
 		return protocol.Response{}, err
@@ -160,8 +190,8 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	if w.source != nil {
 		resp.Info.Target = w.source.Options.Target
 	}
-	resp.Arrays["before"] = HeatMap(before, m.Grid)
-	resp.Info.Before = centres(before)
+	resp.Arrays["before"] = HeatMap(final.Initial, m.Grid)
+	resp.Info.Before = centres(final.Initial)
 	return resp, nil
 }
 

@@ -217,21 +217,50 @@ func TestTrainingDefaults(t *testing.T) {
 // one by one as they finish: the same folds, in order, as its Done part.
 func TestFoldJobsMergeToOneCV(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
-		t.Run(fmt.Sprintf("fixed=%v", fixed), func(t *testing.T) { foldJobsMergeToOneCV(t, fixed) })
+		t.Run(fmt.Sprintf("fixed=%v", fixed), func(t *testing.T) { foldJobsMergeToOneCV(t, fixed, false) })
 	}
+	t.Run("scores apart", func(t *testing.T) { foldJobsMergeToOneCV(t, false, true) })
 }
 
 // foldJobsMergeToOneCV: the page's default (the automatic choice of
-// images, eval.CrossValidateChosen) or fixed unit images (CrossValidate).
-func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
+// images, eval.CrossValidateChosen) or fixed unit images (CrossValidate);
+// with apart, the choice's candidates measured by ChoiceScores jobs of
+// other workers first, as the page runs them.
+func foldJobsMergeToOneCV(t *testing.T, fixed, apart bool) {
 	mutag := files(t, "../../data/MUTAG")
 	tr := with(func(s *spec.Spec) { s.M, s.Folds, s.Seed, s.Auto = 3, 3, 4, !fixed })
 	var w Worker
 	ctx := context.Background()
+	if apart {
+		for c := range 2 {
+			var other Worker
+			job := tr
+			job.Candidate = c
+			r := other.Run(ctx, protocol.Request{Kind: protocol.ChoiceScores, Dataset: "m", Files: mutag, Training: &job}, nil, nil)
+			if r.Event != protocol.Done || len(r.Scores) != tr.Folds+1 {
+				t.Fatalf("candidate %d's scores: %s %v", c, r.Error, r.Scores)
+			}
+			tr.ChoiceScores = append(tr.ChoiceScores, r.Scores)
+		}
+		// The fold jobs choose by the scores given: swapped, the
+		// size-aware images win.
+		swapped := tr
+		swapped.ChoiceScores = [][][]float64{tr.ChoiceScores[1], tr.ChoiceScores[0]}
+		var w Worker
+		r := w.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: mutag, Training: &swapped}, nil, nil)
+		if r.Event != protocol.Done {
+			t.Fatal(r.Error)
+		}
+		for _, f := range r.CV.Report.Folds {
+			if f.Candidate != 1 {
+				t.Errorf("swapped scores: fold %d chose candidate %d", f.Index, f.Candidate)
+			}
+		}
+	}
 	var parts []protocol.CVPart
 	for i, only := range [][]int{{1}, {0, 2}} { // the later job holds the lower fold
 		part := tr
-		part.Only = only
+		part.Only, part.Final = only, i == 1
 		req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &part}
 		if i == 0 {
 			req.Files = mutag
@@ -246,6 +275,10 @@ func foldJobsMergeToOneCV(t *testing.T, fixed bool) {
 		}
 		if len(r.CV.Report.Folds) != len(only) || r.CV.Report.Folds[0].Index != only[0] || r.CV.Classes != 2 {
 			t.Fatalf("folds %v part: %+v", only, r.CV.Report.Folds)
+		}
+		// The job with the final model answers as a Train job does too.
+		if (r.Model != nil) != part.Final || part.Final && (r.Info == nil || r.Info.Dataset != "MUTAG" || len(r.Arrays["before"]) == 0) {
+			t.Errorf("folds %v (final model %v): model %d bytes, info %+v", only, part.Final, len(r.Model), r.Info)
 		}
 		parts = append(parts, *r.CV)
 	}

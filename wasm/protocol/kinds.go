@@ -23,6 +23,7 @@ func Kinds() []JobKind {
 		{Kind: InspectData, Interactive: true, Words: "reading the columns of a file"},
 		{Kind: Draw, Interactive: true, ReadsDataset: true, Words: "drawing a graph"},
 		{Kind: Explore, Interactive: true, ReadsDataset: true, Words: "computing persistence diagrams"},
+		{Kind: ChoiceScores, ReadsDataset: true, Words: "choosing the images"},
 		{Kind: CrossValidate, ReadsDataset: true, Words: "cross-validating"},
 		{Kind: Train, ReadsDataset: true, Words: "training the final model"},
 		{Kind: Inspect, Interactive: true, Words: "checking a model"},

@@ -31,6 +31,12 @@ const (
 	// Explore computes a descriptor function on one graph, its extended
 	// persistence diagrams and its image among the dataset's features.
 	Explore Kind = "explore"
+	// ChoiceScores measures candidate Training.Candidate of the automatic
+	// choice of images (eval.ChoiceScores): its inner accuracies on the
+	// training graphs of every fold and of every graph, Response.Scores.
+	// Given to CrossValidate jobs as Training.ChoiceScores, the candidates'
+	// scores spare each job the choice's kernels.
+	ChoiceScores Kind = "choice-scores"
 	// CrossValidate runs the folds Training.Only of a cross-validation.
 	CrossValidate Kind = "cv"
 	// Train learns a model on the whole dataset.
@@ -116,6 +122,19 @@ type Request struct {
 type Training struct {
 	spec.Spec
 	Only []int `json:"only,omitempty"` // folds to run; all when empty
+	// Final has a CrossValidate job train the final model of every graph
+	// too, in its folds' passes over the pairs where it can (eval.Final):
+	// the job answers with the Train job's model beside its part.
+	Final bool `json:"final,omitempty"`
+	// Candidate is the candidate a ChoiceScores job measures (0: the
+	// images of the settings, 1: their size-aware variant). Its Only and
+	// Final are those of the fold job that follows it on the page's bar,
+	// whose stages its progress plans.
+	Candidate int `json:"candidate,omitempty"`
+	// ChoiceScores are every candidate's scores (ChoiceScores jobs), in
+	// candidate order, for a CrossValidate job of automatic settings;
+	// nil: the job chooses.
+	ChoiceScores [][][]float64 `json:"choiceScores,omitempty"`
 }
 
 // UnmarshalJSON reads settings that lack fields (a run saved by an
@@ -162,6 +181,9 @@ type Response struct {
 	Graphs []Graph     `json:"graphs,omitempty"`
 	// Compared holds a Compare job's methods.
 	Compared []CompareMethod `json:"compared,omitempty"`
+	// Scores are a ChoiceScores job's inner accuracies: per training set
+	// (the folds', then every graph's), per inner fold.
+	Scores [][]float64 `json:"scores,omitempty"`
 	// Model is a trained model's JSON (Train); it travels as a blob.
 	Model []byte `json:"-"`
 
