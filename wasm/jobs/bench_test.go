@@ -2,13 +2,12 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"wkpi-web/core/spec"
+	"wkpi-web/core/testenv"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -88,9 +87,9 @@ func BenchmarkCrossValidateMUTAG(b *testing.B) {
 }
 
 // BenchmarkCrossValidateTable runs the page's job with the final model
-// (the last CV job of the Train tab) with the defaults on the first n
-// molecules of RDKit's ChEMBL series (WKPI_BENCH_MOLECULES, 300 when
-// unset), cut at 6.44: the direct path of passes over the pairs, which
+// (the last CV job of the Train tab) with the defaults on n molecules of
+// RDKit's ChEMBL series (testenv.ChEMBLTable; WKPI_BENCH_MOLECULES, 300
+// when unset), cut at 6.44: the direct path of passes over the pairs, which
 // the 1,017-molecule table takes in the browser. Run it under Node with
 // --cpu-prof for a profile (docs/benchmarks.md).
 func BenchmarkCrossValidateTable(b *testing.B) {
@@ -101,9 +100,8 @@ func BenchmarkCrossValidateTable(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	table := chemblTable(b, n)
 	cut := 6.44
-	file := protocol.File{Name: "chembl.csv", Data: table, Options: &protocol.DataOptions{Target: "act", Threshold: &cut}}
+	file := protocol.File{Name: "chembl.csv", Data: []byte(testenv.ChEMBLTable(b, n)), Options: &protocol.DataOptions{Target: "act", Threshold: &cut}}
 	tr := Defaults()
 	tr.Spec = spec.Molecules()
 	tr.Final = true
@@ -114,34 +112,4 @@ func BenchmarkCrossValidateTable(b *testing.B) {
 			b.Fatal(r.Error)
 		}
 	}
-}
-
-// chemblTable is a SMILES table (smiles,name,act) of the first n
-// molecules of RDKit's ChEMBL series CHEMBL2321810 (Debian's rdkit-data).
-func chemblTable(b *testing.B, n int) []byte {
-	const base = "/usr/share/RDKit/Contrib/FreeWilson/data/CHEMBL2321810"
-	smi, err := os.ReadFile(base + ".smi")
-	if err != nil {
-		b.Skipf("RDKit's ChEMBL series (Debian's rdkit-data) is missing: %v", err)
-	}
-	act, err := os.ReadFile(base + "_act.csv")
-	if err != nil {
-		b.Skipf("RDKit's ChEMBL series (Debian's rdkit-data) is missing: %v", err)
-	}
-	byName := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(smi)), "\n") {
-		if f := strings.Fields(line); len(f) == 2 {
-			byName[f[1]] = f[0]
-		}
-	}
-	var out strings.Builder
-	out.WriteString("smiles,name,act\n")
-	for i, line := range strings.Split(strings.TrimSpace(string(act)), "\n")[1:] {
-		if i == n {
-			break
-		}
-		name, value, _ := strings.Cut(line, ",")
-		fmt.Fprintf(&out, "%s,%s,%s\n", byName[name], name, value)
-	}
-	return []byte(out.String())
 }
