@@ -1,10 +1,11 @@
-// Classic Web Worker bootstrap: load Go's wasm_exec.js, run worker.wasm,
-// and tell the page when the Go program stops (panic, out of memory), so
-// the pool can replace this worker.
+// Classic Web Worker bootstrap: load Go's wasm_exec.js and core/kernel's
+// vector loops (kernel.js, kernel.wasm), run worker.wasm, and tell the page
+// when the Go program stops (panic, out of memory), so the pool can
+// replace this worker.
 // URLs are relative to this script, so the site also works under a
-// sub-path; cmd/static -hash gives the wasm file name below its hash.
+// sub-path; cmd/static -hash gives the files below their hashed names.
 "use strict";
-importScripts("../wasm_exec.js");
+importScripts("../wasm_exec.js", "kernel.js");
 
 const early = [];
 self.onmessage = (e) => early.push(e); // messages that arrive while loading
@@ -15,8 +16,10 @@ self.onmessage = (e) => early.push(e); // messages that arrive while loading
     const go = new Go();
     const exit = go.exit;
     go.exit = (c) => { code = c; exit(c); };
+    const attach = wkpiKernel(go, await WebAssembly.compileStreaming(fetch("kernel.wasm")));
     const { instance } = await WebAssembly.instantiateStreaming(
       fetch("worker.wasm"), go.importObject);
+    attach(instance);
     const done = go.run(instance); // main sets self.onmessage, then blocks
     for (const e of early) self.onmessage(e);
     await done;

@@ -345,7 +345,7 @@ func TestBrowser(t *testing.T) {
 
 	step(t, ctx, "the service worker has cached the app, the worker and the demos",
 		until(`(async () => {
-			const want = ["/", "/web/app.wasm", "/web/worker.js", "/web/worker.wasm", "/wasm_exec.js", "/web/datasets/PTC_MR.zip", "/web/datasets/MUTAG.zip"];
+			const want = ["/", "/web/app.wasm", "/web/worker.js", "/web/worker.wasm", "/web/kernel.js", "/web/kernel.wasm", "/wasm_exec.js", "/web/datasets/PTC_MR.zip", "/web/datasets/MUTAG.zip"];
 			for (const u of want) if (!(await caches.match(u))) return false;
 			return true; })()`),
 		// The saved dataset reaches IndexedDB asynchronously.
@@ -401,8 +401,8 @@ func TestSiteIsLocal(t *testing.T) {
 	_, lazyList, ok := strings.Cut(string(sw), "const lazyResources = ")
 	lazyList, _, _ = strings.Cut(lazyList, ";")
 	var lazy []string
-	if err := json.Unmarshal([]byte(lazyList), &lazy); !ok || err != nil || !slices.Equal(lazy, []string{"/web/worker.js", "/web/worker.wasm"}) {
-		t.Errorf("lazily cached: %v (%v), want the worker's script and wasm", lazy, err)
+	if err := json.Unmarshal([]byte(lazyList), &lazy); !ok || err != nil || !slices.Equal(lazy, []string{"/web/worker.js", "/web/worker.wasm", "/web/kernel.js", "/web/kernel.wasm"}) {
+		t.Errorf("lazily cached: %v (%v), want the worker's scripts and wasm", lazy, err)
 	}
 	want := map[string]bool{"/web/app.wasm": true, "/wasm_exec.js": true,
 		"/web/datasets/MUTAG.zip": true, "/web/datasets/PTC_MR.zip": true, "/web/icon.svg": true}

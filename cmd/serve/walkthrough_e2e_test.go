@@ -177,7 +177,7 @@ func TestWalkthrough(t *testing.T) {
 
 	step(t, ctx, "the service worker has cached the site; the model is saved",
 		until(`(async () => {
-			for (const u of ["/", "/web/app.wasm", "/web/worker.js", "/web/worker.wasm", "/wasm_exec.js"]) if (!(await caches.match(u))) return false;
+			for (const u of ["/", "/web/app.wasm", "/web/worker.js", "/web/worker.wasm", "/web/kernel.js", "/web/kernel.wasm", "/wasm_exec.js"]) if (!(await caches.match(u))) return false;
 			return true; })()`),
 		until(`new Promise((ok) => { const r = indexedDB.open("wkpi"); r.onsuccess = () => {
 			try { const db = r.result, s = db.transaction(db.objectStoreNames[0]).objectStore(db.objectStoreNames[0]);

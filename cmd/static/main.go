@@ -68,7 +68,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.out, "out", "build/web", "site folder")
-	flag.StringVar(&o.wasm, "wasm", "", "folder holding app.wasm and worker.wasm (default <out>/web)")
+	flag.StringVar(&o.wasm, "wasm", "", "folder holding app.wasm, worker.wasm and kernel.wasm (default <out>/web)")
 	flag.StringVar(&o.public, "public", "public", "folder of static assets copied to <out>/web")
 	flag.StringVar(&o.data, "data", "data", "folder holding the demo datasets (TU folders)")
 	flag.StringVar(&o.version, "version", "", "version of this build; it names the service worker's cache")
@@ -145,7 +145,7 @@ func build(o options) error {
 	if o.wasm == "" {
 		o.wasm = web
 	}
-	for _, name := range []string{"app.wasm", "worker.wasm"} {
+	for _, name := range []string{"app.wasm", "worker.wasm", "kernel.wasm"} {
 		if _, err := os.Stat(filepath.Join(o.wasm, name)); err != nil {
 			return fmt.Errorf("%w (build the wasm binaries first: make web)", err)
 		}
@@ -272,7 +272,11 @@ func copyRDKit(dir, web string) ([]string, error) {
 // it does the rest of the site, but caches them when the page's first
 // job fetches them (see cacheLazily): a first visit downloads about
 // half as much, and the app works offline once it has run a job.
-var lazy = []string{"/web/worker.js", "/web/worker.wasm"}
+var lazy = append([]string{"/web/worker.js"}, workerFiles...)
+
+// workerFiles are what worker.js loads, each named once in it: the Go
+// program and core/kernel's vector loops (public/kernel.js, kernel.wasm).
+var workerFiles = []string{"/web/worker.wasm", "/web/kernel.js", "/web/kernel.wasm"}
 
 func isLazy(p string) bool { return slices.Contains(lazy, p) }
 
@@ -432,21 +436,24 @@ func urlsEnv(res resolver, fetched []string) (map[string]string, error) {
 
 // hashFiles renames the wasm binaries, the worker script and the fetched
 // files to content-hashed names and records them in rename. worker.js
-// names worker.wasm, so it is rewritten (and hashed) after it.
+// names workerFiles, so it is rewritten (and hashed) after them.
 func hashFiles(out string, rename map[string]string, fetched []string) error {
-	worker, err := hashFile(out, "/web/worker.wasm", rename)
-	if err != nil {
-		return err
-	}
 	js := filepath.Join(out, "web", "worker.js")
 	b, err := os.ReadFile(js)
 	if err != nil {
 		return err
 	}
-	if bytes.Count(b, []byte(`"worker.wasm"`)) != 1 {
-		return fmt.Errorf(`%s: want exactly one "worker.wasm" to rewrite to the hashed name`, js)
+	for _, p := range workerFiles {
+		hashed, err := hashFile(out, p, rename)
+		if err != nil {
+			return err
+		}
+		name := []byte(`"` + path.Base(p) + `"`)
+		if bytes.Count(b, name) != 1 {
+			return fmt.Errorf(`%s: want exactly one %s to rewrite to the hashed name`, js, name)
+		}
+		b = bytes.Replace(b, name, []byte(`"`+path.Base(hashed)+`"`), 1)
 	}
-	b = bytes.Replace(b, []byte(`"worker.wasm"`), []byte(`"`+path.Base(worker)+`"`), 1)
 	if err := os.WriteFile(js, b, 0o644); err != nil {
 		return err
 	}

@@ -39,6 +39,7 @@ func fakeSite(t *testing.T) (wasm, data string) {
 	}
 	write(filepath.Join(wasm, "app.wasm"), strings.Repeat("app wasm ", 1000))
 	write(filepath.Join(wasm, "worker.wasm"), strings.Repeat("worker wasm ", 1000))
+	write(filepath.Join(wasm, "kernel.wasm"), "kernel wasm")
 	for _, name := range []string{"MUTAG", "PTC_MR"} {
 		write(filepath.Join(data, name, name+"_A.txt"), "1, 2\n")
 		write(filepath.Join(data, name, name+"_graph_indicator.txt"), "1\n1\n")
@@ -80,7 +81,7 @@ func TestBuildDist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, logical := range []string{"web/app.wasm", "web/worker.wasm", "web/worker.js", "web/datasets/MUTAG.zip", "web/datasets/PTC_MR.zip"} {
+	for _, logical := range []string{"web/app.wasm", "web/worker.wasm", "web/kernel.js", "web/kernel.wasm", "web/worker.js", "web/datasets/MUTAG.zip", "web/datasets/PTC_MR.zip"} {
 		if found[logical] == "" {
 			t.Errorf("no hashed %s in %v", logical, found)
 		}
@@ -96,8 +97,11 @@ func TestBuildDist(t *testing.T) {
 		return string(b)
 	}
 	worker := read(found["web/worker.js"])
-	if !strings.Contains(worker, `fetch("`+filepath.Base(found["web/worker.wasm"])+`")`) {
-		t.Errorf("worker.js does not fetch the hashed wasm %s:\n%s", found["web/worker.wasm"], worker)
+	for _, want := range []string{`fetch("` + filepath.Base(found["web/worker.wasm"]) + `")`, `fetch("` + filepath.Base(found["web/kernel.wasm"]) + `")`,
+		`"` + filepath.Base(found["web/kernel.js"]) + `"`} {
+		if !strings.Contains(worker, want) {
+			t.Errorf("worker.js lacks %s (the hashed name):\n%s", want, worker)
+		}
 	}
 	if page := read("index.html"); !strings.Contains(page, `href="/sub/manifest.webmanifest"`) {
 		t.Errorf("index.html lacks the prefixed manifest:\n%s", page)
@@ -129,7 +133,7 @@ func TestBuildDist(t *testing.T) {
 	}
 	sw := read("app-worker.js")
 	for _, want := range []string{`"app-" + "v9"`, `"/sub/"`,
-		`const lazyResources = ["/sub` + found["web/worker.js"] + `","/sub` + found["web/worker.wasm"] + `"];`} {
+		`const lazyResources = ["/sub` + found["web/worker.js"] + `","/sub` + found["web/worker.wasm"] + `","/sub` + found["web/kernel.js"] + `","/sub` + found["web/kernel.wasm"] + `"];`} {
 		if !strings.Contains(sw, want) {
 			t.Errorf("app-worker.js lacks %s", want)
 		}
@@ -137,7 +141,7 @@ func TestBuildDist(t *testing.T) {
 	// The Web Worker's files are not fetched at install (cacheLazily).
 	_, list, _ := strings.Cut(sw, "const resourcesToCache = ")
 	list, _, _ = strings.Cut(list, ";")
-	for _, lazy := range []string{found["web/worker.js"], found["web/worker.wasm"]} {
+	for _, lazy := range []string{found["web/worker.js"], found["web/worker.wasm"], found["web/kernel.js"], found["web/kernel.wasm"]} {
 		if strings.Contains(list, lazy) {
 			t.Errorf("the service worker fetches %s at install: %s", lazy, list)
 		}

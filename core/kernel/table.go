@@ -176,14 +176,7 @@ func (t *Table) divergences(ws [][]float64, i, j int, d []float64) {
 	val = val[:len(pix)]
 	k := 0
 	for ; k+2 <= len(ws); k += 2 {
-		w0, w1 := ws[k], ws[k+1]
-		var d0, d1 float64
-		for e, s := range pix {
-			v := float64(val[e])
-			d0 += w0[s] * v
-			d1 += w1[s] * v
-		}
-		d[k], d[k+1] = d0, d1
+		dots2(d[k:], ws[k], ws[k+1], pix, val, vectorUnit)
 	}
 	if k < len(ws) {
 		w := ws[k]

@@ -24,15 +24,23 @@ const (
 	termLn2l = 1.90821492927058770002e-10 / 64
 )
 
-// vectorUnit says whether the CPU has what the vector loops need (AVX2,
-// BMI1, POPCNT on amd64). It is a fact of the machine, read once and never
-// written: a kernel pass copies it (pass.vector), which is where tests
-// turn the vector loops off to compare.
-var vectorUnit = hasAVX2()
+// termConsts are WKPITerm's floating-point constants in the order the
+// vector loops read them (terms_amd64.s four times each, as termVecs;
+// terms_wasm.wat from the Go program's memory).
+var termConsts = [...]float64{termMax, termInv, 0.5, termLn2h, termLn2l, 1. / 720, 1. / 120, 1. / 24, 1. / 6, 1, 2}
+
+// vectorUnit says whether the vector loops can run: on amd64 whether the
+// CPU has AVX2, BMI1 and POPCNT; under WebAssembly whether the program was
+// built with -tags wkpisimd, whose loader supplies terms_wasm.wat. It is a
+// fact of the machine, read once and never written: a kernel pass copies
+// it (pass.vector), which is where tests turn the vector loops off to
+// compare.
+var vectorUnit = hasVectorUnit()
 
 // SubTerms sets g[e] -= WKPITerm(d[e]*d[e]*c) for every e < len(d) (g at
 // least as long), with the same bits as that loop: four at a time with
-// AVX2 where the CPU has it (subTermsVector), the rest one at a time. A
+// AVX2 where the CPU has it, two at a time in WebAssembly SIMD
+// (subTermsVector), the rest one at a time. A
 // pass over pairs of images collects a pair's common pixels first (the
 // images' differences d there), then computes their terms here (core/learn's
 // pair sums too). TestSubTermsBits checks the two against each other bit
@@ -88,4 +96,43 @@ func commonGo(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64,
 		}
 	}
 	return e
+}
+
+// sums4Vector does the weighted sums of divergences in vectors: all k
+// kernels of weights w interleaved with the given stride (k rounded up to
+// a multiple of four, d as long), sixteen at a time at most (sums4Loop);
+// it returns k.
+func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
+	if k == 0 {
+		return 0
+	}
+	if stride%4 != 0 || stride < k || len(d) < stride || len(g) < len(at) {
+		panic("kernel: sums4Vector: lengths do not match")
+	}
+	for done := 0; done < k; done += 16 {
+		groups := min(4, (k-done+3)/4)
+		sums4Loop(d[done:done+4*groups], w[done:], at, g, stride, groups)
+	}
+	return k
+}
+
+// dots2 sets d[0] and d[1] to the sums over e of w0[pix[e]]*val[e] and of
+// w1[pix[e]]*val[e], each in ascending order of e: the pair table's sparse
+// dot products, two weight vectors a pass (Table.divergences). Where a
+// vector unit has this loop (terms_wasm.wat: no bounds checks) it runs
+// there, with the same bits (TestDots2Bits); amd64's Go loop is as fast as
+// it gets without a gather.
+func dots2(d, w0, w1 []float64, pix []uint16, val []float32, vector bool) {
+	d = d[:2]
+	if vector && dots2Vector(d, w0, w1, pix, val) {
+		return
+	}
+	val = val[:len(pix)]
+	var d0, d1 float64
+	for e, s := range pix {
+		v := float64(val[e])
+		d0 += w0[s] * v
+		d1 += w1[s] * v
+	}
+	d[0], d[1] = d0, d1
 }

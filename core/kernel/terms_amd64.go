@@ -1,11 +1,11 @@
 package kernel
 
-// termVecs are WKPITerm's floating-point constants, each four times
-// (one vector), in the order terms_amd64.s reads them; termInts its
-// integer ones, as vectors of four int32.
+// termVecs are termConsts, each four times (one vector), as
+// terms_amd64.s reads them; termInts its integer ones, as vectors of four
+// int32.
 var (
-	termVecs = func() (v [11][4]float64) {
-		for i, c := range [...]float64{termMax, termInv, 0.5, termLn2h, termLn2l, 1. / 720, 1. / 120, 1. / 24, 1. / 6, 1, 2} {
+	termVecs = func() (v [len(termConsts)][4]float64) {
+		for i, c := range termConsts {
 			v[i] = [4]float64{c, c, c, c}
 		}
 		return v
@@ -17,13 +17,15 @@ var (
 // and POPCNT (CPUID and XGETBV).
 func hasAVX2() bool
 
+func hasVectorUnit() bool { return hasAVX2() }
+
 // subTermsAVX2 is SubTerms's loop over the first len(d) &^ 3 entries.
 //
 //go:noescape
 func subTermsAVX2(g, d []float64, c float64)
 
-// sums4AVX2 is sums4Vector's loop: groups (1 to 4) groups of four
-// kernels, the weights w offset to the first.
+// sums4AVX2 is sums4Loop: groups (1 to 4) groups of four kernels, the
+// weights w offset to the first.
 //
 //go:noescape
 func sums4AVX2(d, w []float64, at []int32, g []float64, stride, groups int)
@@ -43,24 +45,16 @@ func subTermsVector(g, d []float64, c float64) int {
 	return n
 }
 
-// sums4Vector does the weighted sums of divergences in vectors: all k
-// kernels of weights w interleaved with the given stride (k rounded up to
-// a multiple of four, d as long), four at a time; it returns k.
-func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
-	if k == 0 {
-		return 0
-	}
-	if stride%4 != 0 || stride < k || len(d) < stride || len(g) < len(at) {
-		panic("kernel: sums4Vector: lengths do not match")
-	}
-	for done := 0; done < k; done += 16 {
-		groups := min(4, (k-done+3)/4)
-		sums4AVX2(d[done:done+4*groups], w[done:], at, g, stride, groups)
-	}
-	return k
+// sums4Loop is sums4Vector's loop over groups (1 to 4) groups of four
+// kernels.
+func sums4Loop(d, w []float64, at []int32, g []float64, stride, groups int) {
+	sums4AVX2(d, w, at, g, stride, groups)
 }
 
 // commonVector runs common's loop with BMI1 and POPCNT.
 func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
 	return commonAVX2(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
 }
+
+// dots2Vector: AVX2 has no loop for the pair table (dots2).
+func dots2Vector(d, w0, w1 []float64, pix []uint16, val []float32) bool { return false }

@@ -1,16 +1,19 @@
-//go:build !amd64
+//go:build !amd64 && !(wasm && wkpisimd)
 
 package kernel
 
-// hasAVX2 is false off amd64, so the vector loops below never run.
-func hasAVX2() bool { return false }
+// Off amd64, and in WebAssembly built without terms_wasm.wat, there is no
+// vector unit: the vector loops below never run.
+func hasVectorUnit() bool { return false }
 
 func subTermsVector(g, d []float64, c float64) int { panic("kernel: no vector unit") }
 
-func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
+func sums4Loop(d, w []float64, at []int32, g []float64, stride, groups int) {
 	panic("kernel: no vector unit")
 }
 
 func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []float64, at []int32, diff, g []float64) int {
 	panic("kernel: no vector unit")
 }
+
+func dots2Vector(d, w0, w1 []float64, pix []uint16, val []float32) bool { return false }

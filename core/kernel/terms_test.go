@@ -87,6 +87,29 @@ func TestCommonMatches(t *testing.T) {
 	}
 }
 
+// TestDots2Bits: dots2 (in terms_wasm.wat under WebAssembly with
+// -tags wkpisimd) has the bits of its Go loop, on any number of entries.
+func TestDots2Bits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	const N = 3000
+	w0, w1 := make([]float64, N), make([]float64, N)
+	for s := range w0 {
+		w0[s], w1[s] = r.NormFloat64(), math.Ldexp(r.Float64(), -r.IntN(30))
+	}
+	for _, n := range []int{0, 1, 2, 3, 17, 1000} {
+		pix, val := make([]uint16, n), make([]float32, n)
+		for e := range pix {
+			pix[e], val[e] = uint16(r.IntN(N)), float32(r.NormFloat64())
+		}
+		got, want := make([]float64, 2), make([]float64, 2)
+		dots2(got, w0, w1, pix, val, true)
+		dots2(want, w0, w1, pix, val, false)
+		if math.Float64bits(got[0]) != math.Float64bits(want[0]) || math.Float64bits(got[1]) != math.Float64bits(want[1]) {
+			t.Fatalf("%d entries: %v, want %v", n, got, want)
+		}
+	}
+}
+
 func BenchmarkSubTerms(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	d := make([]float64, 1500)

@@ -60,6 +60,17 @@ func Python(tb testing.TB, modules ...string) string {
 	return ""
 }
 
+// Tool returns the path of the program name, or skips the test with a
+// message saying how to install it (hint), or fails it under CI=true.
+func Tool(tb testing.TB, name, hint string) string {
+	tb.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		missing(tb, fmt.Sprintf("%s not found (%s)", name, hint))
+	}
+	return path
+}
+
 // missing skips the test for want of what msg names, or fails it under
 // CI=true, where .ci/run must have installed it.
 func missing(tb testing.TB, msg string) {
