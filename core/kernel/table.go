@@ -96,7 +96,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 				return err
 			}
 			for j := i + 1; j < n; j++ {
-				t.off[t.pair(i, j)+1] = int64(differences(images[i], images[j], supports[i], supports[j], alt, c, nil, nil))
+				t.off[t.pair(i, j)+1] = int64(differences(images[i], images[j], supports[i], supports[j], alt, c, nil, nil, nil, vectorUnit))
 			}
 			tick(n - 1 - i)
 		}
@@ -111,6 +111,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 	t.pix = make([]uint16, t.off[len(t.off)-1])
 	t.val = make([]float32, t.off[len(t.off)-1])
 	err = Parallel(parts, func(p int) error {
+		scratch := make([]float64, pixels)
 		for i := b[p]; i < b[p+1]; i++ {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -118,7 +119,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 			for j := i + 1; j < n; j++ {
 				q := t.pair(i, j)
 				e0, e1 := t.off[q], t.off[q+1]
-				differences(images[i], images[j], supports[i], supports[j], alt, c, t.pix[e0:e1], t.val[e0:e1])
+				differences(images[i], images[j], supports[i], supports[j], alt, c, t.pix[e0:e1], t.val[e0:e1], scratch, vectorUnit)
 			}
 			tick(n - 1 - i)
 		}
@@ -280,8 +281,31 @@ func (t *Table) Crosses(ctx context.Context, ws [][]float64, rows, cols []int) (
 // differences counts the pixels where images a and b (support bitmaps sa
 // and sb) differ and, unless pix is nil, writes each one's index and term
 // f(A_s - B_s) (WKPITerm of (A_s - B_s)^2 c, or the square for alt) to
-// pix and val, in ascending order of pixels.
-func differences(a, b []float64, sa, sb []uint64, alt bool, c float64, pix []uint16, val []float32) int {
+// pix and val, in ascending order of pixels. Where a vector unit has the
+// loop (terms_wasm.wat) it runs there, the differences going through
+// scratch (at least as long as pix), with the same results
+// (TestDifferencesBits).
+func differences(a, b []float64, sa, sb []uint64, alt bool, c float64, pix []uint16, val []float32, scratch []float64, vector bool) int {
+	if vector {
+		if e, ok := differencesVector(a, b, sa, sb, pix, scratch); ok {
+			if pix == nil {
+				return e
+			}
+			d, v := scratch[:e], val[:e]
+			done := 0
+			if !alt {
+				done = terms32Vector(v, d, c)
+			}
+			for i := done; i < e; i++ {
+				f := d[i] * d[i]
+				if !alt {
+					f = WKPITerm(f * c)
+				}
+				v[i] = float32(f)
+			}
+			return e
+		}
+	}
 	e := 0
 	for q, w := range sb {
 		for m := w | sa[q]; m != 0; m &= m - 1 {

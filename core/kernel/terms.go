@@ -120,8 +120,7 @@ func sums4Vector(d, w []float64, at []int32, g []float64, stride, k int) int {
 // w1[pix[e]]*val[e], each in ascending order of e: the pair table's sparse
 // dot products, two weight vectors a pass (Table.divergences). Where a
 // vector unit has this loop (terms_wasm.wat: no bounds checks) it runs
-// there, with the same bits (TestDots2Bits); amd64's Go loop is as fast as
-// it gets without a gather.
+// there, with the same bits (TestDots2Bits).
 func dots2(d, w0, w1 []float64, pix []uint16, val []float32, vector bool) {
 	d = d[:2]
 	if vector && dots2Vector(d, w0, w1, pix, val) {

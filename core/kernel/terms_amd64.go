@@ -56,5 +56,12 @@ func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []floa
 	return commonAVX2(abits, bbits, brank, img, rf, bval, bf, at, diff, g)
 }
 
-// dots2Vector: AVX2 has no loop for the pair table (dots2).
+// AVX2 has no loops for the pair table (dots2, differences): amd64's Go
+// loops are as fast as it gets without a gather.
 func dots2Vector(d, w0, w1 []float64, pix []uint16, val []float32) bool { return false }
+
+func differencesVector(a, b []float64, sa, sb []uint64, pix []uint16, d []float64) (int, bool) {
+	return 0, false
+}
+
+func terms32Vector(val []float32, d []float64, c float64) int { return 0 }

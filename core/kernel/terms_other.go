@@ -17,3 +17,9 @@ func commonVector(abits, bbits []uint64, brank []int32, img, rf, bval, bf []floa
 }
 
 func dots2Vector(d, w0, w1 []float64, pix []uint16, val []float32) bool { return false }
+
+func differencesVector(a, b []float64, sa, sb []uint64, pix []uint16, d []float64) (int, bool) {
+	return 0, false
+}
+
+func terms32Vector(val []float32, d []float64, c float64) int { return 0 }

@@ -110,6 +110,51 @@ func TestDots2Bits(t *testing.T) {
 	}
 }
 
+// TestDifferencesBits: the pair table's entries (in terms_wasm.wat under
+// WebAssembly with -tags wkpisimd) have the bits of the Go loop, counted
+// and written, for WKPI and altWKPI, on images that differ anywhere from
+// nowhere to everywhere (equal values on common pixels included), over a
+// partial last bitmap word.
+func TestDifferencesBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 300 {
+		N := 1 + r.IntN(700)
+		a, b := make([]float64, N), make([]float64, N)
+		da, db, same := r.Float64(), r.Float64(), r.Float64()
+		for s := range a {
+			if r.Float64() < da {
+				a[s] = math.Abs(r.NormFloat64()) * math.Pow(10, -r.Float64()*4)
+			}
+			if r.Float64() < db {
+				b[s] = math.Abs(r.NormFloat64()) * math.Pow(10, -r.Float64()*4)
+			}
+			if r.Float64() < same {
+				b[s] = a[s]
+			}
+		}
+		sa, sb := supportBits(a), supportBits(b)
+		for _, alt := range []bool{false, true} {
+			c := 1 / (2 * 0.05 * 0.05)
+			n := differences(a, b, sa, sb, alt, c, nil, nil, nil, false)
+			if got := differences(a, b, sa, sb, alt, c, nil, nil, nil, true); got != n {
+				t.Fatalf("trial %d: counted %d, want %d", trial, got, n)
+			}
+			pix, val := make([]uint16, n), make([]float32, n)
+			pix2, val2 := make([]uint16, n), make([]float32, n)
+			differences(a, b, sa, sb, alt, c, pix, val, nil, false)
+			differences(a, b, sa, sb, alt, c, pix2, val2, make([]float64, N), true)
+			if !reflect.DeepEqual(pix, pix2) {
+				t.Fatalf("trial %d, alt %v: pixels %v, want %v", trial, alt, pix2, pix)
+			}
+			for e := range val {
+				if math.Float32bits(val[e]) != math.Float32bits(val2[e]) {
+					t.Fatalf("trial %d, alt %v: entry %d (pixel %d): %v, want %v", trial, alt, e, pix[e], val2[e], val[e])
+				}
+			}
+		}
+	}
+}
+
 func BenchmarkSubTerms(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	d := make([]float64, 1500)

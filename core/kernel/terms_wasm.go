@@ -17,9 +17,21 @@ import "unsafe"
 //go:noescape
 func wasmCommon(abits, bbits unsafe.Pointer, words int32, brank, img, rf, bval, bf, at, diff, g unsafe.Pointer) int32
 
+//go:wasmimport wkpi_kernel init
+//go:noescape
+func wasmInit(consts, table unsafe.Pointer)
+
 //go:wasmimport wkpi_kernel subTerms
 //go:noescape
-func wasmSubTerms(g, d unsafe.Pointer, n int32, c float64, consts, table unsafe.Pointer)
+func wasmSubTerms(g, d unsafe.Pointer, n int32, c float64)
+
+//go:wasmimport wkpi_kernel terms32
+//go:noescape
+func wasmTerms32(val, d unsafe.Pointer, n int32, c float64)
+
+//go:wasmimport wkpi_kernel differences
+//go:noescape
+func wasmDifferences(a, b, sa, sb unsafe.Pointer, words int32, pix, d unsafe.Pointer) int32
 
 //go:wasmimport wkpi_kernel sums4
 //go:noescape
@@ -29,15 +41,38 @@ func wasmSums4(d, w, at unsafe.Pointer, n int32, g unsafe.Pointer, stride, group
 //go:noescape
 func wasmDots2(d, w0, w1, pix, val unsafe.Pointer, n int32)
 
+// The module reads WKPITerm's constants and table from this program once.
+func init() { wasmInit(unsafe.Pointer(&termConsts), unsafe.Pointer(&exp2Neg64)) }
+
 func hasVectorUnit() bool { return true }
 
 // subTermsVector does SubTerms's entries in pairs and returns how many.
 func subTermsVector(g, d []float64, c float64) int {
 	n := len(d) &^ 1
 	if n > 0 {
-		wasmSubTerms(ptr(g), ptr(d), int32(n), c, unsafe.Pointer(&termConsts), unsafe.Pointer(&exp2Neg64))
+		wasmSubTerms(ptr(g), ptr(d), int32(n), c)
 	}
 	return n
+}
+
+// terms32Vector sets val[e] = float32(WKPITerm(d[e]*d[e]*c)) in pairs and
+// returns how many it did.
+func terms32Vector(val []float32, d []float64, c float64) int {
+	n := len(d) &^ 1
+	if n > 0 {
+		wasmTerms32(ptr(val[:n]), ptr(d), int32(n), c)
+	}
+	return n
+}
+
+// differencesVector runs differences' loop in terms_wasm.wat: the pixels
+// where a and b differ into pix and their differences into d, or only
+// their count with pix nil.
+func differencesVector(a, b []float64, sa, sb []uint64, pix []uint16, d []float64) (int, bool) {
+	if len(b) != len(a) || (len(a)+63)/64 != len(sb) || len(sa) < len(sb) || len(d) < len(pix) {
+		panic("kernel: differences: lengths do not match")
+	}
+	return int(wasmDifferences(ptr(a), ptr(b), ptr(sa), ptr(sb), int32(len(sb)), ptr(pix), ptr(d))), true
 }
 
 // sums4Loop is sums4Vector's loop over groups (1 to 4) groups of four

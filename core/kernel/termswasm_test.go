@@ -11,8 +11,8 @@ import (
 )
 
 // TestVectorLoopsWasm runs the tests of the vector loops (TestSubTermsBits,
-// TestCommonMatches, TestDivergencesBits, TestDots2Bits: each against the
-// Go loop, bit for bit) compiled for WebAssembly with terms_wasm.wat's loops (-tags
+// TestCommonMatches, TestDivergencesBits, TestDots2Bits,
+// TestDifferencesBits: each against the Go loop, bit for bit) compiled for WebAssembly with terms_wasm.wat's loops (-tags
 // wkpisimd), under Node, loaded by public/kernel.js as the Web Worker
 // loads them.
 func TestVectorLoopsWasm(t *testing.T) {
@@ -38,13 +38,13 @@ func TestVectorLoopsWasm(t *testing.T) {
 	run(build)
 	goroot := strings.TrimSpace(run(exec.Command(goTool, "env", "GOROOT")))
 	out := run(exec.Command(node, "--stack-size=8192", "testdata/wasm_exec_kernel.js", filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"),
-		kernelWasm, testWasm, "-test.v", "-test.run", "^(TestSubTermsBits|TestCommonMatches|TestDivergencesBits|TestDots2Bits)$"))
+		kernelWasm, testWasm, "-test.v", "-test.run", "^(TestSubTermsBits|TestCommonMatches|TestDivergencesBits|TestDots2Bits|TestDifferencesBits)$"))
 	t.Log(out)
 	// Proof that the module's loops ran, not the Go loops beside them.
 	if !strings.Contains(out, "vector unit: true") {
 		t.Errorf("the WebAssembly build ran without its vector loops")
 	}
-	for _, name := range []string{"TestSubTermsBits", "TestCommonMatches", "TestDivergencesBits", "TestDots2Bits"} {
+	for _, name := range []string{"TestSubTermsBits", "TestCommonMatches", "TestDivergencesBits", "TestDots2Bits", "TestDifferencesBits"} {
 		if !strings.Contains(out, "--- PASS: "+name+" ") {
 			t.Errorf("%s did not pass under WebAssembly", name)
 		}
