@@ -16,7 +16,14 @@ self.onmessage = (e) => early.push(e); // messages that arrive while loading
     const go = new Go();
     const exit = go.exit;
     go.exit = (c) => { code = c; exit(c); };
-    const attach = wkpiKernel(go, await WebAssembly.compileStreaming(fetch("kernel.wasm")));
+    const kernel = await WebAssembly.compileStreaming(fetch("kernel.wasm")).catch((err) => {
+      if (err instanceof WebAssembly.CompileError) {
+        throw new Error("this browser cannot run WebAssembly SIMD, which the computations need " +
+          "(Chrome or Edge 91, Firefox 89, Safari 16.4 or later): " + err.message);
+      }
+      throw err;
+    });
+    const attach = wkpiKernel(go, kernel);
     const { instance } = await WebAssembly.instantiateStreaming(
       fetch("worker.wasm"), go.importObject);
     attach(instance);
