@@ -4,10 +4,16 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,13 +21,14 @@ import (
 )
 
 // buildPublished runs cmd/static -hash -models for the sub-path into a
-// new folder, as `make dist MODELS=...` does (brotli quality 1 for speed).
-func buildPublished(t *testing.T, version string, models ...string) string {
+// new folder, as `make dist MODELS=...` does, with the given brotli
+// quality (make dist's is 11; 1 is faster).
+func buildPublished(t *testing.T, version string, brotli int, models ...string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "site")
 	cmd := exec.Command("go", "run", "../static", "-out", out, "-wasm", filepath.Join(site, "web"),
 		"-public", "../../public", "-data", "../../data", "-version", version,
-		"-prefix", distPrefix, "-hash", "-brotli", "1", "-models", strings.Join(models, " "))
+		"-prefix", distPrefix, "-hash", "-brotli", fmt.Sprint(brotli), "-models", strings.Join(models, " "))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("cmd/static: %v\n%s", err, b)
 	}
@@ -54,7 +61,7 @@ func TestDistPublished(t *testing.T) {
 	model := mutagModel(t)
 	ctx, cancel := browser(t)
 	defer cancel()
-	out := buildPublished(t, "published-a", model)
+	out := buildPublished(t, "published-a", 1, model)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -126,5 +133,73 @@ func TestDistPublished(t *testing.T) {
 	checkRows(t, rows(t, ctx), want, []string{"c1ccc(cc1)[N+](=O)[O-]", "ethanol"}, mutagClasses)
 	if errText := value[string](t, ctx, `(document.querySelector("#classify-error")?.textContent ?? "") + (document.querySelector("#model-error")?.textContent ?? "")`); errText != "" {
 		t.Errorf("offline: %s", errText)
+	}
+}
+
+// TestDistPublishedFirstVisit measures what a first visit of a published
+// classifier (make dist MODELS=... with MUTAG's model, brotli 11) costs on
+// the wire, served with its brotli copies: the page, and, since such a
+// site starts its Web Workers at once, the workers' files and the model,
+// until the service worker has cached the site. Figures in
+// docs/deploy.md; the bound is the measured size and a margin, so that a
+// regression shows.
+func TestDistPublishedFirstVisit(t *testing.T) {
+	out := buildPublished(t, "published-size", 11, mutagModel(t))
+	ctx, cancel := browser(t)
+	defer cancel()
+	var sent atomic.Int64
+	var mu sync.Mutex
+	served := map[string]int64{}
+	h := http.StripPrefix(distPrefix, Handler(out))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n atomic.Int64
+		h.ServeHTTP(countingWriter{w, &n}, r)
+		sent.Add(n.Load())
+		mu.Lock()
+		served[path.Base(r.URL.Path)] += n.Load()
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	fetched := func(prefix, ext string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for name := range served {
+			if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ext) {
+				return true
+			}
+		}
+		return false
+	}
+	step(t, ctx, "first visit: Classify with the site's model",
+		chromedp.Navigate(srv.URL+distPrefix+"/"),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		textContains("#panel h2", "with the model of MUTAG"),
+	)
+	deadline := time.Now().Add(2 * time.Minute)
+	for !(fetched("worker.", ".wasm") && fetched("kernel.", ".wasm") && fetched("mutag.", ".json")) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the workers' files and the model were not fetched: %v", served)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Then wait until nothing more is sent for two seconds: the service
+	// worker's caching at install is over.
+	for last := int64(-1); last != sent.Load(); {
+		last = sent.Load()
+		time.Sleep(2 * time.Second)
+	}
+	mu.Lock()
+	var big []string
+	for name, n := range served {
+		if n > 100_000 {
+			big = append(big, fmt.Sprintf("%s %.2f MB", name, float64(n)/1e6))
+		}
+	}
+	mu.Unlock()
+	slices.Sort(big)
+	total := sent.Load()
+	t.Logf("BENCH published first visit: %.2f MB on the wire (%s)", float64(total)/1e6, strings.Join(big, ", "))
+	if total > 4_000_000 {
+		t.Errorf("a published site's first visit sent %.2f MB, over 4 MB", float64(total)/1e6)
 	}
 }
