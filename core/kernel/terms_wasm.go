@@ -31,7 +31,7 @@ func wasmTerms32(val, d unsafe.Pointer, n int32, c float64)
 
 //go:wasmimport wkpi_kernel differences
 //go:noescape
-func wasmDifferences(a, b, sa, sb unsafe.Pointer, words int32, pix, d unsafe.Pointer) int32
+func wasmDifferences(a, b, sa, sb unsafe.Pointer, words int32, pix, d unsafe.Pointer, room int32) int32
 
 //go:wasmimport wkpi_kernel sums4
 //go:noescape
@@ -66,13 +66,18 @@ func terms32Vector(val []float32, d []float64, c float64) int {
 }
 
 // differencesVector runs differences' loop in terms_wasm.wat: the pixels
-// where a and b differ into pix and their differences into d, or only
-// their count with pix nil.
+// where a and b differ into pix and their differences into d (pix as long
+// as their count, which the counting call gave), or only their count with
+// pix nil.
 func differencesVector(a, b []float64, sa, sb []uint64, pix []uint16, d []float64) (int, bool) {
 	if len(b) != len(a) || (len(a)+63)/64 != len(sb) || len(sa) < len(sb) || len(d) < len(pix) {
 		panic("kernel: differences: lengths do not match")
 	}
-	return int(wasmDifferences(ptr(a), ptr(b), ptr(sa), ptr(sb), int32(len(sb)), ptr(pix), ptr(d))), true
+	e := int(wasmDifferences(ptr(a), ptr(b), ptr(sa), ptr(sb), int32(len(sb)), ptr(pix), ptr(d), int32(len(pix))))
+	if pix != nil && e != len(pix) {
+		panic("kernel: differences: the pair's entries do not fit the room counted for them")
+	}
+	return e, true
 }
 
 // sums4Loop is sums4Vector's loop over groups (1 to 4) groups of four

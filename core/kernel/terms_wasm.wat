@@ -162,13 +162,14 @@
         (local.set $val (i32.add (local.get $val) (i32.const 8)))
         (br $pair))))
 
-  ;; differences(a, b, sa, sb, words, pix, d) -> e is the pair table's loop
-  ;; over the union of two images' supports (bitmaps sa and sb): for every
-  ;; pixel s where a[s] != b[s], in ascending order, pix[e] = s (uint16)
-  ;; and d[e] = a[s] - b[s]; it returns how many. With pix 0 it only counts.
+  ;; differences(a, b, sa, sb, words, pix, d, room) -> e is the pair table's
+  ;; loop over the union of two images' supports (bitmaps sa and sb): for
+  ;; every pixel s where a[s] != b[s], in ascending order, pix[e] = s
+  ;; (uint16) and d[e] = a[s] - b[s], for e < room; it returns how many
+  ;; there are (room or more). With pix 0 it only counts.
   (func (export "differences")
     (param $a i32) (param $b i32) (param $sa i32) (param $sb i32) (param $words i32) (param $pix i32) (param $d i32)
-    (result i32)
+    (param $room i32) (result i32)
     (local $e i32) (local $q i32) (local $m i64) (local $s i32) (local $v f64)
     (block $done
       (loop $word
@@ -185,7 +186,7 @@
               (f64.load (i32.add (local.get $b) (i32.shl (local.get $s) (i32.const 3))))))
             (if (f64.ne (local.get $v) (f64.const 0))
               (then
-                (if (local.get $pix)
+                (if (i32.and (i32.ne (local.get $pix) (i32.const 0)) (i32.lt_u (local.get $e) (local.get $room)))
                   (then
                     (i32.store16 (i32.add (local.get $pix) (i32.shl (local.get $e) (i32.const 1))) (local.get $s))
                     (f64.store (i32.add (local.get $d) (i32.shl (local.get $e) (i32.const 3))) (local.get $v))))
