@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/syumai/workers v0.32.0
+	golang.org/x/image v0.25.0
 	gonum.org/v1/gonum v0.17.0
 )
 

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"golang.org/x/image/bmp"
 )
 
 const svgNS = "http://www.w3.org/2000/svg"
@@ -51,20 +51,22 @@ func blend(a, b [3]float64, f float64) color.RGBA {
 func css(c color.RGBA) string { return fmt.Sprintf("rgb(%d,%d,%d)", c.R, c.G, c.B) }
 
 // raster draws rows x cols samples (row-major, row 0 at the bottom) as a
-// PNG data URL, one pixel per sample: an SVG <image> of it costs the page
+// BMP data URL, one pixel per sample: an SVG <image> of it costs the page
 // one element where a <rect> per sample cost 1,600 per view and about
 // 0.3 s of main-thread time for the Train tab's three heat maps
-// (docs/benchmarks.md).
+// (docs/benchmarks.md). BMP rather than PNG: a few kilobytes per view
+// either way, and the page's binary is 20 KB of brotli lighter without
+// image/png's compressor.
 func raster(values []float64, rows, cols int, fill func(float64) color.RGBA) string {
 	img := image.NewRGBA(image.Rect(0, 0, cols, rows))
 	for k, v := range values {
 		img.SetRGBA(k%cols, rows-1-k/cols, fill(v))
 	}
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	if err := bmp.Encode(&buf, img); err != nil {
 		return "" // an in-memory RGBA image always encodes
 	}
-	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())
+	return "data:image/bmp;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())
 }
 
 // pixels is the <image> element of a raster, inside an SVG whose view box

@@ -5,13 +5,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image/color"
-	"image/png"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"golang.org/x/image/bmp"
 
 	"wkpi-web/wasm/protocol"
 )
@@ -32,7 +32,7 @@ func elems(html, tag string) []map[string]string {
 	return out
 }
 
-// rasterPixels decodes the PNG of the first <image> in html and returns
+// rasterPixels decodes the BMP of the first <image> in html and returns
 // its pixels' CSS colours in sample order (row-major, row 0 at the bottom),
 // or nil when there is no image.
 func rasterPixels(t *testing.T, html string) []string {
@@ -41,21 +41,21 @@ func rasterPixels(t *testing.T, html string) []string {
 	if len(im) == 0 {
 		return nil
 	}
-	data, ok := strings.CutPrefix(im[0]["href"], "data:image/png;base64,")
+	data, ok := strings.CutPrefix(im[0]["href"], "data:image/bmp;base64,")
 	if !ok {
-		t.Fatalf("image href %.40q is not a PNG data URL", im[0]["href"])
+		t.Fatalf("image href %.40q is not a BMP data URL", im[0]["href"])
 	}
 	b, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := png.Decode(bytes.NewReader(b))
+	img, err := bmp.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := img.Bounds()
 	if fmt.Sprint(r.Dx()) != im[0]["width"] || fmt.Sprint(r.Dy()) != im[0]["height"] {
-		t.Errorf("PNG %v drawn as %s x %s", r, im[0]["width"], im[0]["height"])
+		t.Errorf("BMP %v drawn as %s x %s", r, im[0]["width"], im[0]["height"])
 	}
 	var out []string
 	for row := range r.Dy() {

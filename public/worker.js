@@ -1,11 +1,16 @@
 // Classic Web Worker bootstrap: load Go's wasm_exec.js and core/kernel's
-// vector loops (kernel.js, kernel.wasm), run worker.wasm, and tell the page
-// when the Go program stops (panic, out of memory), so the pool can
-// replace this worker.
+// vector loops (kernel.js, kernel.wasm), run the Go program, and tell the
+// page when it stops (panic, out of memory), so the pool can replace this
+// worker. The program is worker.wasm, or classifier.wasm (classifying
+// jobs only, a smaller download) when the page names the worker
+// "classifier" (wasm/pool's Browser).
 // URLs are relative to this script, so the site also works under a
 // sub-path; cmd/static -hash gives the files below their hashed names.
 "use strict";
 importScripts("../wasm_exec.js", "kernel.js");
+
+const full = "worker.wasm";
+const program = self.name === "classifier" ? "classifier.wasm" : full;
 
 const early = [];
 self.onmessage = (e) => early.push(e); // messages that arrive while loading
@@ -24,8 +29,11 @@ self.onmessage = (e) => early.push(e); // messages that arrive while loading
       throw err;
     });
     const attach = wkpiKernel(go, kernel);
-    const { instance } = await WebAssembly.instantiateStreaming(
-      fetch("worker.wasm"), go.importObject);
+    // Offline, a site may hold only the full worker in its cache (it was
+    // fetched, the classifier never was); the full worker classifies too.
+    const wasm = fetch(program).then((r) => r.ok ? r : Promise.reject(new Error(program + ": HTTP " + r.status)))
+      .catch((err) => program === full ? Promise.reject(err) : fetch(full));
+    const { instance } = await WebAssembly.instantiateStreaming(wasm, go.importObject);
     attach(instance);
     const done = go.run(instance); // main sets self.onmessage, then blocks
     for (const e of early) self.onmessage(e);

@@ -401,7 +401,7 @@ func TestSiteIsLocal(t *testing.T) {
 	_, lazyList, ok := strings.Cut(string(sw), "const lazyResources = ")
 	lazyList, _, _ = strings.Cut(lazyList, ";")
 	var lazy []string
-	if err := json.Unmarshal([]byte(lazyList), &lazy); !ok || err != nil || !slices.Equal(lazy, []string{"/web/worker.js", "/web/worker.wasm", "/web/kernel.js", "/web/kernel.wasm"}) {
+	if err := json.Unmarshal([]byte(lazyList), &lazy); !ok || err != nil || !slices.Equal(lazy, []string{"/web/worker.js", "/web/worker.wasm", "/web/classifier.wasm", "/web/kernel.js", "/web/kernel.wasm"}) {
 		t.Errorf("lazily cached: %v (%v), want the worker's scripts and wasm", lazy, err)
 	}
 	want := map[string]bool{"/web/app.wasm": true, "/wasm_exec.js": true,

@@ -253,7 +253,8 @@ func TestBrowserExplain(t *testing.T) {
 	// RDKit is not part of a visit until a molecule is explained: neither
 	// fetched nor in the service worker's cache.
 	rdkitFetched := `performance.getEntriesByType("resource").map(e => e.name).filter(n => /rdkit/i.test(n)).map(n => new URL(n).pathname)`
-	step(t, ctx, "the service worker has cached the site", until(`caches.match("/web/worker.wasm").then(r => !!r)`))
+	// A model and no dataset: the classifier program did the work.
+	step(t, ctx, "the service worker has cached the site", until(`caches.match("/web/classifier.wasm").then(r => !!r)`))
 	if got := value[[]string](t, ctx, rdkitFetched); len(got) > 0 {
 		t.Errorf("RDKit fetched before Explain: %v", got)
 	}

@@ -139,10 +139,11 @@ func TestDistPublished(t *testing.T) {
 // TestDistPublishedFirstVisit measures what a first visit of a published
 // classifier (make dist MODELS=... with MUTAG's model, brotli 11) costs on
 // the wire, served with its brotli copies: the page, and, since such a
-// site starts its Web Workers at once, the workers' files and the model,
-// until the service worker has cached the site. Figures in
-// docs/deploy.md; the bound is the measured size and a margin, so that a
-// regression shows.
+// site checks its model at once, the classifier program's files and the
+// model, until the service worker has cached the site; the full worker,
+// which only training needs, is not part of it. Figures in
+// docs/deploy.md; the bound is the 3 MB a first visit should stay within
+// (2.98 MB measured when it was set).
 func TestDistPublishedFirstVisit(t *testing.T) {
 	out := buildPublished(t, "published-size", 11, mutagModel(t))
 	ctx, cancel := browser(t)
@@ -176,7 +177,7 @@ func TestDistPublishedFirstVisit(t *testing.T) {
 		textContains("#panel h2", "with the model of MUTAG"),
 	)
 	deadline := time.Now().Add(2 * time.Minute)
-	for !(fetched("worker.", ".wasm") && fetched("kernel.", ".wasm") && fetched("mutag.", ".json")) {
+	for !(fetched("classifier.", ".wasm") && fetched("kernel.", ".wasm") && fetched("mutag.", ".json")) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the workers' files and the model were not fetched: %v", served)
 		}
@@ -188,10 +189,13 @@ func TestDistPublishedFirstVisit(t *testing.T) {
 		last = sent.Load()
 		time.Sleep(2 * time.Second)
 	}
+	if fetched("worker.", ".wasm") {
+		t.Error("a first visit of a published classifier fetched the full worker")
+	}
 	mu.Lock()
 	var big []string
 	for name, n := range served {
-		if n > 100_000 {
+		if n > 10_000 {
 			big = append(big, fmt.Sprintf("%s %.2f MB", name, float64(n)/1e6))
 		}
 	}
@@ -199,7 +203,7 @@ func TestDistPublishedFirstVisit(t *testing.T) {
 	slices.Sort(big)
 	total := sent.Load()
 	t.Logf("BENCH published first visit: %.2f MB on the wire (%s)", float64(total)/1e6, strings.Join(big, ", "))
-	if total > 4_000_000 {
-		t.Errorf("a published site's first visit sent %.2f MB, over 4 MB", float64(total)/1e6)
+	if total > 3_000_000 {
+		t.Errorf("a published site's first visit sent %.2f MB, over 3 MB", float64(total)/1e6)
 	}
 }

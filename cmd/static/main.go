@@ -68,7 +68,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.out, "out", "build/web", "site folder")
-	flag.StringVar(&o.wasm, "wasm", "", "folder holding app.wasm, worker.wasm and kernel.wasm (default <out>/web)")
+	flag.StringVar(&o.wasm, "wasm", "", "folder holding app.wasm, worker.wasm, classifier.wasm and kernel.wasm (default <out>/web)")
 	flag.StringVar(&o.public, "public", "public", "folder of static assets copied to <out>/web")
 	flag.StringVar(&o.data, "data", "data", "folder holding the demo datasets (TU folders)")
 	flag.StringVar(&o.version, "version", "", "version of this build; it names the service worker's cache")
@@ -145,7 +145,7 @@ func build(o options) error {
 	if o.wasm == "" {
 		o.wasm = web
 	}
-	for _, name := range []string{"app.wasm", "worker.wasm", "kernel.wasm"} {
+	for _, name := range []string{"app.wasm", "worker.wasm", "classifier.wasm", "kernel.wasm"} {
 		if _, err := os.Stat(filepath.Join(o.wasm, name)); err != nil {
 			return fmt.Errorf("%w (build the wasm binaries first: make web)", err)
 		}
@@ -165,15 +165,27 @@ func build(o options) error {
 	// Paths the wasm code fetches by absolute URL; it learns their served
 	// URLs from the app's environment (see urlsEnv).
 	fetched := []string{"/web/worker.js"}
+	var demos []string
 	for _, name := range ui.Demos {
 		if err := zipDir(filepath.Join(o.data, name), filepath.Join(web, "datasets", name+".zip")); err != nil {
 			return fmt.Errorf("demo dataset %s: %w (run make data)", name, err)
 		}
-		fetched = append(fetched, "/web/datasets/"+name+".zip")
+		demos = append(demos, "/web/datasets/"+name+".zip")
 	}
+	fetched = append(fetched, demos...)
 	site, err := bundleModels(o.models, web)
 	if err != nil {
 		return err
+	}
+	// What the service worker caches when first fetched rather than at
+	// install (cacheLazily): the Web Workers' files (1.5 MB of brotli for
+	// the full worker, 1.2 MB for the classifier), which the first view
+	// does not need, and on a published classifier, whose visitors come to
+	// classify, the demo datasets too. A first visit downloads about half
+	// as much, and the app works offline once it has run a job.
+	lazy := append([]string{"/web/worker.js"}, workerFiles...)
+	if len(site) > 0 {
+		lazy = append(lazy, demos...)
 	}
 	for _, m := range site {
 		fetched = append(fetched, m.Path)
@@ -202,8 +214,8 @@ func build(o options) error {
 		LoadingLabel:    "Loading WKPI {progress}%",
 		Styles:          []string{"/web/styles.css"},
 		// The service worker caches these too, so the app works offline;
-		// the Web Worker's files (lazy) when the first job fetches them.
-		CacheableResources: append([]string{"/web/icon.svg"}, slices.DeleteFunc(slices.Clone(fetched), isLazy)...),
+		// the lazy ones when first fetched.
+		CacheableResources: append([]string{"/web/icon.svg"}, slices.DeleteFunc(slices.Clone(fetched), func(p string) bool { return slices.Contains(lazy, p) })...),
 		Version:            o.version,
 		// app.wasm may go out compressed; the raw size drives the progress.
 		WasmContentLength: fmt.Sprint(wasm.Size()),
@@ -267,25 +279,18 @@ func copyRDKit(dir, web string) ([]string, error) {
 	return paths, nil
 }
 
-// lazy are the Web Worker's files: 1.5 MB of brotli that the first view
-// does not need. The service worker does not fetch them at install, as
-// it does the rest of the site, but caches them when the page's first
-// job fetches them (see cacheLazily): a first visit downloads about
-// half as much, and the app works offline once it has run a job.
-var lazy = append([]string{"/web/worker.js"}, workerFiles...)
-
 // workerFiles are what worker.js loads, each named once in it: the Go
-// program and core/kernel's vector loops (public/kernel.js, kernel.wasm).
-var workerFiles = []string{"/web/worker.wasm", "/web/kernel.js", "/web/kernel.wasm"}
-
-func isLazy(p string) bool { return slices.Contains(lazy, p) }
+// programs (the full worker, the classifier) and core/kernel's vector
+// loops (public/kernel.js, kernel.wasm).
+var workerFiles = []string{"/web/worker.wasm", "/web/classifier.wasm", "/web/kernel.js", "/web/kernel.wasm"}
 
 // cacheLazily patches go-app's service worker (v10.1.11's app-worker.js)
 // to cache the lazy files, urls as served: when the page fetches them
 // (cache first, then the network, and a good answer goes into the
-// cache), and at install when an earlier version's cache held the Web
-// Worker (a user who ran jobs stays ready for offline use across
-// updates). It fails if go-app's script is not the one it patches.
+// cache), and at install those that an earlier version's cache held
+// under another hash (a user who ran jobs, of a program, stays ready for
+// offline use across updates). It fails if go-app's script is not the
+// one it patches.
 func cacheLazily(file string, urls []string) error {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -297,18 +302,12 @@ func cacheLazily(file string, urls []string) error {
 	}
 	patches := []struct{ old, new string }{
 		{"async function installWorker() {\n  const cache = await caches.open(cacheName);\n  await cache.addAll(resourcesToCache);\n}\n",
-			"// wkpi-web (cmd/static): the Web Worker's files, cached when first\n" +
-				"// fetched, and at install when an earlier version's cache held them.\n" +
+			"// wkpi-web (cmd/static): files cached when first fetched, and at\n" +
+				"// install those an earlier version's cache held.\n" +
 				"const lazyResources = " + string(list) + ";\n\n" +
 				"async function installWorker() {\n  const cache = await caches.open(cacheName);\n  await cache.addAll(resourcesToCache);\n" +
-				"  if (await lazyUsedBefore()) {\n    await cache.addAll(lazyResources);\n  }\n}\n\n" +
-				"async function lazyUsedBefore() {\n" +
-				"  const worker = lazyResources[lazyResources.length - 1].replace(/[^/]*$/, \"worker.\");\n" +
-				"  for (const key of await caches.keys()) {\n" +
-				"    if (key === cacheName || !key.startsWith(\"app-\")) continue;\n" +
-				"    const reqs = await (await caches.open(key)).keys();\n" +
-				"    if (reqs.some((r) => new URL(r.url).pathname.startsWith(worker) && r.url.endsWith(\".wasm\"))) return true;\n" +
-				"  }\n  return false;\n}\n"},
+				"  await cache.addAll(await lazyUsedBefore());\n}\n\n" +
+				lazyUsedBefore + "\n"},
 		{"  return await fetch(request);\n}\n",
 			"  const response = await fetch(request);\n" +
 				"  if (response.ok && request.method === \"GET\" && lazyResources.includes(new URL(request.url).pathname)) {\n" +
@@ -325,6 +324,20 @@ func cacheLazily(file string, urls []string) error {
 	}
 	return os.WriteFile(file, []byte(s), 0o644)
 }
+
+// lazyUsedBefore is the service worker's function that lists the lazy
+// files an earlier version's cache held, by their names without the
+// content hash (worker.js, classifier.wasm, MUTAG.zip, ...).
+const lazyUsedBefore = `async function lazyUsedBefore() {
+  const unhashed = (url) => new URL(url, self.location.href).pathname.replace(/^.*\//, "").replace(/\.[0-9a-f]{12}(\.[a-z]+)$/, "$1");
+  const held = new Set();
+  for (const key of await caches.keys()) {
+    if (key === cacheName || !key.startsWith("app-")) continue;
+    for (const r of await (await caches.open(key)).keys()) held.add(unhashed(r.url));
+  }
+  return lazyResources.filter((url) => held.has(unhashed(url)));
+}
+`
 
 // modelName is what a bundled model's name may be: it names a file and a
 // URL path.

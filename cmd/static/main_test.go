@@ -21,6 +21,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	ui "wkpi-web/app"
+	"wkpi-web/core/testenv"
 )
 
 // fakeSite writes stand-in wasm binaries and a TU dataset per demo, so
@@ -39,6 +40,7 @@ func fakeSite(t *testing.T) (wasm, data string) {
 	}
 	write(filepath.Join(wasm, "app.wasm"), strings.Repeat("app wasm ", 1000))
 	write(filepath.Join(wasm, "worker.wasm"), strings.Repeat("worker wasm ", 1000))
+	write(filepath.Join(wasm, "classifier.wasm"), strings.Repeat("classifier wasm ", 1000))
 	write(filepath.Join(wasm, "kernel.wasm"), "kernel wasm")
 	for _, name := range []string{"MUTAG", "PTC_MR"} {
 		write(filepath.Join(data, name, name+"_A.txt"), "1, 2\n")
@@ -81,7 +83,7 @@ func TestBuildDist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, logical := range []string{"web/app.wasm", "web/worker.wasm", "web/kernel.js", "web/kernel.wasm", "web/worker.js", "web/datasets/MUTAG.zip", "web/datasets/PTC_MR.zip"} {
+	for _, logical := range []string{"web/app.wasm", "web/worker.wasm", "web/classifier.wasm", "web/kernel.js", "web/kernel.wasm", "web/worker.js", "web/datasets/MUTAG.zip", "web/datasets/PTC_MR.zip"} {
 		if found[logical] == "" {
 			t.Errorf("no hashed %s in %v", logical, found)
 		}
@@ -97,8 +99,8 @@ func TestBuildDist(t *testing.T) {
 		return string(b)
 	}
 	worker := read(found["web/worker.js"])
-	for _, want := range []string{`fetch("` + filepath.Base(found["web/worker.wasm"]) + `")`, `fetch("` + filepath.Base(found["web/kernel.wasm"]) + `")`,
-		`"` + filepath.Base(found["web/kernel.js"]) + `"`} {
+	for _, want := range []string{`"` + filepath.Base(found["web/worker.wasm"]) + `";`, `? "` + filepath.Base(found["web/classifier.wasm"]) + `" :`,
+		`fetch("` + filepath.Base(found["web/kernel.wasm"]) + `")`, `"` + filepath.Base(found["web/kernel.js"]) + `"`} {
 		if !strings.Contains(worker, want) {
 			t.Errorf("worker.js lacks %s (the hashed name):\n%s", want, worker)
 		}
@@ -133,7 +135,7 @@ func TestBuildDist(t *testing.T) {
 	}
 	sw := read("app-worker.js")
 	for _, want := range []string{`"app-" + "v9"`, `"/sub/"`,
-		`const lazyResources = ["/sub` + found["web/worker.js"] + `","/sub` + found["web/worker.wasm"] + `","/sub` + found["web/kernel.js"] + `","/sub` + found["web/kernel.wasm"] + `"];`} {
+		`const lazyResources = ["/sub` + found["web/worker.js"] + `","/sub` + found["web/worker.wasm"] + `","/sub` + found["web/classifier.wasm"] + `","/sub` + found["web/kernel.js"] + `","/sub` + found["web/kernel.wasm"] + `"];`} {
 		if !strings.Contains(sw, want) {
 			t.Errorf("app-worker.js lacks %s", want)
 		}
@@ -141,7 +143,7 @@ func TestBuildDist(t *testing.T) {
 	// The Web Worker's files are not fetched at install (cacheLazily).
 	_, list, _ := strings.Cut(sw, "const resourcesToCache = ")
 	list, _, _ = strings.Cut(list, ";")
-	for _, lazy := range []string{found["web/worker.js"], found["web/worker.wasm"], found["web/kernel.js"], found["web/kernel.wasm"]} {
+	for _, lazy := range []string{found["web/worker.js"], found["web/worker.wasm"], found["web/classifier.wasm"], found["web/kernel.js"], found["web/kernel.wasm"]} {
 		if strings.Contains(list, lazy) {
 			t.Errorf("the service worker fetches %s at install: %s", lazy, list)
 		}
@@ -281,6 +283,17 @@ func TestBuildPublished(t *testing.T) {
 		}
 		if !strings.Contains(string(sw), `"`+u+`"`) {
 			t.Errorf("the service worker does not cache %s", u)
+		}
+	}
+	// Its visitors come to classify: the demos are cached when first
+	// fetched, not at install.
+	_, install, _ := strings.Cut(string(sw), "const resourcesToCache = ")
+	install, _, _ = strings.Cut(install, ";")
+	_, lazyList, _ := strings.Cut(string(sw), "const lazyResources = ")
+	lazyList, _, _ = strings.Cut(lazyList, ";")
+	for _, demo := range []string{"/web/datasets/MUTAG.zip", "/web/datasets/PTC_MR.zip"} {
+		if u := urls[demo]; u == "" || strings.Contains(install, `"`+u+`"`) || !strings.Contains(lazyList, `"`+u+`"`) {
+			t.Errorf("demo %s (%q): cached at install, or not lazily", demo, u)
 		}
 	}
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))
@@ -457,5 +470,40 @@ func TestServingDocs(t *testing.T) {
 		if !strings.Contains(deploy, want) {
 			t.Errorf("docs/deploy.md: no %q", want)
 		}
+	}
+}
+
+// TestLazyUsedBefore: at install, the service worker caches again the lazy
+// files whose names, without the content hash, an earlier version's cache
+// held: a user who ran only the classifier gets the classifier and the
+// files it loads, not the full worker nor the demos. Run under Node with
+// the Cache API stubbed.
+func TestLazyUsedBefore(t *testing.T) {
+	node := testenv.Tool(t, "node", "Debian: apt-get install nodejs")
+	script := `
+const stores = {
+  "app-old": ["/p/web/worker.aaaaaaaaaaaa.js", "/p/web/classifier.bbbbbbbbbbbb.wasm", "/p/web/kernel.cccccccccccc.js",
+              "/p/web/kernel.dddddddddddd.wasm", "/p/index.html", "/p/web/app.eeeeeeeeeeee.wasm"],
+  "app-new": ["/p/web/worker.222222222222.wasm"],
+  "other": ["/p/web/datasets/MUTAG.ffffffffffff.zip"],
+};
+globalThis.self = { location: { href: "https://example.org/p/" } };
+globalThis.caches = {
+  keys: async () => Object.keys(stores),
+  open: async (name) => ({ keys: async () => stores[name].map((u) => ({ url: "https://example.org" + u })) }),
+};
+const cacheName = "app-new";
+const lazyResources = ["/p/web/worker.111111111111.js", "/p/web/worker.222222222222.wasm", "/p/web/classifier.333333333333.wasm",
+  "/p/web/kernel.444444444444.js", "/p/web/kernel.555555555555.wasm", "/p/web/datasets/MUTAG.666666666666.zip"];
+` + lazyUsedBefore + `
+lazyUsedBefore().then((l) => console.log(JSON.stringify(l)));
+`
+	out, err := exec.Command(node, "-e", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := `["/p/web/worker.111111111111.js","/p/web/classifier.333333333333.wasm","/p/web/kernel.444444444444.js","/p/web/kernel.555555555555.wasm"]`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("cached again at install: %s\nwant %s", got, want)
 	}
 }

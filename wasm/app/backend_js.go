@@ -27,15 +27,16 @@ type backend struct {
 func newBackend() *backend {
 	n := js.Global().Get("navigator").Get("hardwareConcurrency").Int()
 	b := &backend{urls: servedURLs(), files: map[string][]protocol.File{}}
-	b.Pool = pool.New(min(max(n, 1), ui.MaxWorkers), pool.Browser(b.url("/web/worker.js")))
-	// The workers start with the first job, so that a first visit does
-	// not download the worker wasm (cmd/static's lazy files: the service
-	// worker caches them then). A site that publishes a classifier opens
-	// on Classify, whose first job is near: there they start at once, and
-	// the site is ready for offline use after one visit, as with its models.
-	if app.Getenv(ui.SiteModelsEnv) != "" {
-		b.Fill()
-	}
+	b.Pool = pool.New(min(max(n, 1), ui.MaxWorkers), pool.Browser(b.url("/web/worker.js"), "worker"))
+	// Checking a model, classifying and explaining run on the classifier
+	// program, a third smaller than the full worker, until a dataset is
+	// registered (register fills the pool with full workers). Workers
+	// start with the first job, so that a first visit downloads no worker
+	// wasm (cmd/static's lazy files: the service worker caches them then);
+	// a site that publishes a classifier checks its models at once, so
+	// its first visit brings the classifier, and classifying works offline
+	// after one visit, as its models do.
+	b.Pool.SetClassifier(pool.Browser(b.url("/web/worker.js"), "classifier"))
 	return b
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
@@ -44,12 +45,34 @@ type Worker struct {
 	preparedOf []byte
 }
 
+// Classifier is the worker of the classifier program (wasm/classifier):
+// it runs only the kinds of job that classifying with a model takes
+// (protocol.JobKind.Classifier), so that the program links none of the
+// training code and a published classifier's first visit downloads less.
+type Classifier struct{ w Worker }
+
+// Run does one job of a classifier kind as Worker.Run does it; any other
+// kind fails, naming the kind.
+func (c *Classifier) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) protocol.Response {
+	return c.w.runWith(c.w.classifierHandlers(), ctx, req, report, fold)
+}
+
+// Track gives each progress report of job req to out as it is: the
+// classifier's jobs are short and have no planned stages.
+func (c *Classifier) Track(req protocol.Request, now func() time.Time, out func(progress.Status)) progress.Func {
+	return counterOnly(out)
+}
+
 // Run does one job. It always returns a Done or Failed Response for req.ID;
 // errors become Failed with a message meant for the user. A CrossValidate
 // job also gives each fold to fold (when not nil) as soon as it finishes,
 // before the Done that holds them all.
 func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) protocol.Response {
-	resp, err := w.run(ctx, req, report, fold)
+	return w.runWith(w.handlers(), ctx, req, report, fold)
+}
+
+func (w *Worker) runWith(handlers map[protocol.Kind]handler, ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) protocol.Response {
+	resp, err := w.run(handlers, ctx, req, report, fold)
 	if err != nil {
 		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: err.Error(), Bad: failedRecords(err)}
 	}
@@ -57,10 +80,13 @@ func (w *Worker) Run(ctx context.Context, req protocol.Request, report progress.
 	return resp
 }
 
-func (w *Worker) run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
+func (w *Worker) run(handlers map[protocol.Kind]handler, ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
 	kind, known := req.Kind.About()
-	do := w.handlers()[req.Kind]
-	if !known || do == nil {
+	do := handlers[req.Kind]
+	if known && do == nil {
+		return protocol.Response{}, fmt.Errorf("the classifier program does not do %q jobs", req.Kind)
+	}
+	if !known {
 		return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
 	}
 	c := call{ctx: ctx, req: req, report: report, fold: fold}
@@ -84,17 +110,19 @@ type call struct {
 	fold   func(protocol.Fold)
 }
 
+// handler does one kind of job.
+type handler func(call) (protocol.Response, error)
+
 // handlers returns the function that does each kind of job, one per row
 // of protocol.Kinds.
-func (w *Worker) handlers() map[protocol.Kind]func(call) (protocol.Response, error) {
-	return map[protocol.Kind]func(call) (protocol.Response, error){
+func (w *Worker) handlers() map[protocol.Kind]handler {
+	h := map[protocol.Kind]handler{
 		protocol.Load: func(c call) (protocol.Response, error) {
 			s := Summarise(c.ds)
 			s.Source = w.source
 			s.Molecules = features.AreMolecules(c.ds.Graphs, &features.Codes{Nodes: w.codes, Edges: w.edgeCodes})
 			return protocol.Response{Summary: s}, nil
 		},
-		protocol.InspectData: func(c call) (protocol.Response, error) { return inspectData(c.req) },
 		protocol.Draw: func(c call) (protocol.Response, error) {
 			g, err := pick(c.ds, c.req.Graph)
 			if err != nil {
@@ -112,15 +140,27 @@ func (w *Worker) handlers() map[protocol.Kind]func(call) (protocol.Response, err
 		protocol.CrossValidate: func(c call) (protocol.Response, error) {
 			return w.crossValidate(c.ctx, c.ds, c.req.Training, c.report, c.fold)
 		},
-		protocol.Train: func(c call) (protocol.Response, error) { return w.train(c.ctx, c.ds, c.req.Training, c.report) },
+		protocol.Train:   func(c call) (protocol.Response, error) { return w.train(c.ctx, c.ds, c.req.Training, c.report) },
+		protocol.Compare: func(c call) (protocol.Response, error) { return w.compare(c.ctx, c.ds, c.req.Compare, c.report) },
+		protocol.MergeCV: func(c call) (protocol.Response, error) { return mergeCV(c.req.Parts) },
+	}
+	for k, do := range w.classifierHandlers() {
+		h[k] = do
+	}
+	return h
+}
+
+// classifierHandlers returns the handlers of the kinds the classifier
+// program runs (protocol.JobKind.Classifier).
+func (w *Worker) classifierHandlers() map[protocol.Kind]handler {
+	return map[protocol.Kind]handler{
+		protocol.InspectData: func(c call) (protocol.Response, error) { return inspectData(c.req) },
 		protocol.Inspect: func(c call) (protocol.Response, error) {
 			_, resp, err := inspect(c.req.Model)
 			return resp, err
 		},
 		protocol.Predict: func(c call) (protocol.Response, error) { return w.predict(c.ctx, c.req, c.report) },
 		protocol.Explain: func(c call) (protocol.Response, error) { return w.explainOne(c.ctx, c.req) },
-		protocol.Compare: func(c call) (protocol.Response, error) { return w.compare(c.ctx, c.ds, c.req.Compare, c.report) },
-		protocol.MergeCV: func(c call) (protocol.Response, error) { return mergeCV(c.req.Parts) },
 	}
 }
 

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -144,6 +145,45 @@ func TestEveryKindHasAHandler(t *testing.T) {
 	}
 	for k := range handlers {
 		t.Errorf("a handler for %q, which protocol.Kinds lacks", k)
+	}
+}
+
+// TestClassifierKinds: the classifier program runs exactly the kinds whose
+// row says Classifier, and names the kind it refuses.
+func TestClassifierKinds(t *testing.T) {
+	var w Worker
+	var c Classifier
+	runs := w.classifierHandlers()
+	for _, k := range protocol.Kinds() {
+		if (runs[k.Kind] != nil) != k.Classifier {
+			t.Errorf("%q: a classifier handler %v, row says %v", k.Kind, runs[k.Kind] != nil, k.Classifier)
+		}
+		r := c.Run(context.Background(), protocol.Request{Kind: k.Kind, Dataset: "absent"}, nil, nil)
+		refused := r.Error == fmt.Sprintf("the classifier program does not do %q jobs", k.Kind)
+		if r.Event != protocol.Failed || refused == k.Classifier {
+			t.Errorf("%q on the classifier: %s %q", k.Kind, r.Event, r.Error)
+		}
+	}
+	// Its jobs answer as the full worker's do.
+	_, model := quickModel(t)
+	typedFile := []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(typed)}}
+	for _, req := range []protocol.Request{
+		{Kind: protocol.Inspect, Model: model},
+		{Kind: protocol.Predict, Model: model, Inputs: typedFile},
+		{Kind: protocol.Explain, Model: model, Inputs: typedFile, Graph: 1},
+	} {
+		full, small := w.Run(context.Background(), req, nil, nil), c.Run(context.Background(), req, nil, nil)
+		for _, r := range []protocol.Response{full, small} {
+			if r.Explained != nil {
+				r.Explained.Millis = 0 // how long it took
+			}
+		}
+		a, errA := full.Envelope()
+		b, errB := small.Envelope()
+		same := errA == nil && errB == nil && bytes.Equal(a.Header, b.Header) && slices.EqualFunc(a.Blobs, b.Blobs, bytes.Equal)
+		if full.Event != protocol.Done || !same {
+			t.Errorf("%q: the full worker %s %q, the classifier %s %q; answers equal: %v", req.Kind, full.Event, full.Error, small.Event, small.Error, same)
+		}
 	}
 }
 

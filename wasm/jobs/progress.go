@@ -18,9 +18,7 @@ import (
 func (w *Worker) Track(req protocol.Request, now func() time.Time, out func(progress.Status)) progress.Func {
 	work := w.work(req)
 	if work == nil {
-		return func(stage string, done, total int) {
-			out(progress.Status{Stage: stage, Done: done, Total: total, Left: -1})
-		}
+		return counterOnly(out)
 	}
 	t := progress.NewTracker(work(nil), now())
 	var planned sync.Once
@@ -69,4 +67,12 @@ func (w *Worker) work(req protocol.Request) func(*eval.WKPI) []progress.Stage {
 		return nil
 	}
 	return func(feat *eval.WKPI) []progress.Stage { return u.Work(n, running, kind, feat) }
+}
+
+// counterOnly gives out each report as a Status of the stage's counter
+// alone (Work 0, Left -1).
+func counterOnly(out func(progress.Status)) progress.Func {
+	return func(stage string, done, total int) {
+		out(progress.Status{Stage: stage, Done: done, Total: total, Left: -1})
+	}
 }

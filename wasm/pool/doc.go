@@ -17,6 +17,12 @@
 // pool attaches a dataset's files to a job only when the chosen worker
 // does not hold that dataset.
 //
+// A pool may have a second program, the classifier (SetClassifier), a
+// smaller download that does only what classifying with a model takes
+// (protocol.JobKind.Classifier): such jobs start classifiers when no
+// worker is idle, and other jobs full workers, which take the place of
+// idle classifiers when the pool is full.
+//
 // The pool logic is plain Go and tested natively with fake workers; the
 // browser Worker behind Conn is in worker_js.go.
 package pool

@@ -8,7 +8,7 @@ import (
 )
 
 // echo is a stand-in worker that answers every job at once; in the browser
-// pool.Browser("/web/worker.js") starts real Web Workers.
+// pool.Browser("/web/worker.js", "worker") starts real Web Workers.
 type echo struct{ recv func(protocol.Envelope) }
 
 func (w echo) Send(e protocol.Envelope) error {

@@ -3,6 +3,7 @@ package pool
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"wkpi-web/core/progress"
@@ -47,26 +48,45 @@ type job struct {
 }
 
 type slot struct {
-	conn    Conn
-	job     *job   // running job, nil when idle
-	dataset string // key of the dataset the worker holds
+	conn Conn
+	// classifier says the worker runs the classifier program, which does
+	// the Classifier kinds of job only (protocol.JobKind.Classifier).
+	classifier bool
+	job        *job   // running job, nil when idle
+	dataset    string // key of the dataset the worker holds
 }
 
 // Pool is a pool of workers. Its methods are safe for concurrent use; the
 // handlers run outside its lock.
 type Pool struct {
-	mu       sync.Mutex
-	size     int
-	spawn    Spawn
-	slots    []*slot
-	queue    []*job
-	datasets map[string][]protocol.File
-	nextID   int64
+	mu    sync.Mutex
+	size  int
+	spawn Spawn
+	// classifier starts the classifier program (SetClassifier), nil
+	// when the pool has only the full worker.
+	classifier Spawn
+	slots      []*slot
+	queue      []*job
+	datasets   map[string][]protocol.File
+	nextID     int64
 }
 
 // New returns a pool of at most size workers (at least one).
 func New(size int, spawn Spawn) *Pool {
 	return &Pool{size: max(size, 1), spawn: spawn, datasets: map[string][]protocol.File{}}
+}
+
+// SetClassifier gives the pool a second program, the classifier
+// (wasm/classifier), which does only the Classifier kinds of job
+// (protocol.JobKind.Classifier: checking a model, classifying,
+// explaining) and is a smaller download than the full worker. A job of
+// such a kind that finds no idle worker starts a classifier; a job of
+// another kind runs on a full worker, and retires an idle classifier when
+// the pool has no room for one more worker.
+func (p *Pool) SetClassifier(spawn Spawn) {
+	p.mu.Lock()
+	p.classifier = spawn
+	p.mu.Unlock()
 }
 
 // Size is the most workers the pool runs at once.
@@ -120,15 +140,20 @@ func (p *Pool) Cancel(id int64) {
 	run(calls)
 }
 
-// Fill starts idle workers until the pool runs size of them, so that a
-// run that fills the pool does not wait for workers to start, and the
-// workers warm up meanwhile (jobs.Warm). A worker that cannot start is
-// left to the next job to report.
+// Fill starts idle full workers until the pool runs size of them, so that
+// a run that fills the pool does not wait for workers to start, and the
+// workers warm up meanwhile (jobs.Warm); idle classifiers make room for
+// them. A worker that cannot start is left to the next job to report.
 func (p *Pool) Fill() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	for _, s := range slices.Clone(p.slots) {
+		if s.classifier && s.job == nil {
+			p.retire(s)
+		}
+	}
 	for len(p.slots) < p.size {
-		if _, err := p.start(); err != nil {
+		if _, err := p.start(false); err != nil {
 			return
 		}
 	}
@@ -182,7 +207,7 @@ func (p *Pool) dispatch() []func() {
 		if i < 0 {
 			return calls
 		}
-		s, err := p.idle(p.queue[i].req.Kind.Interactive())
+		s, err := p.idle(p.queue[i].req.Kind)
 		if err != nil && len(p.slots) == 0 {
 			// No worker can start at all: fail what waits rather than hang.
 			for _, j := range p.queue {
@@ -218,30 +243,46 @@ func (p *Pool) dispatch() []func() {
 	return calls
 }
 
-// idle returns an idle worker, starting one if the pool has room. While
-// heavy jobs run, an interactive job may start one worker beyond the
-// pool's size, so that Explore and Classify answer while a
-// cross-validation fills the pool.
-func (p *Pool) idle(interactive bool) (*slot, error) {
+// idle returns an idle worker that can run a job of kind k, starting one
+// if the pool has room: a classifier for a Classifier kind when the pool
+// has that program, else a full worker, for which an idle classifier
+// makes room if need be. While heavy jobs run, an interactive job may
+// start one worker beyond the pool's size, so that Explore and Classify
+// answer while a cross-validation fills the pool.
+func (p *Pool) idle(k protocol.Kind) (*slot, error) {
+	small := k.Classifier()
+	var spare *slot // an idle classifier that cannot run k
 	for _, s := range p.slots {
-		if s.job == nil {
+		switch {
+		case s.job != nil:
+		case small || !s.classifier:
 			return s, nil
+		default:
+			spare = s
 		}
 	}
 	room := p.size
-	if interactive && p.heavyRunning() > 0 {
+	if k.Interactive() && p.heavyRunning() > 0 {
 		room++
 	}
 	if len(p.slots) >= room {
-		return nil, nil
+		if spare == nil {
+			return nil, nil
+		}
+		p.retire(spare)
 	}
-	return p.start()
+	return p.start(small && p.classifier != nil)
 }
 
-// start spawns a worker into a new idle slot.
-func (p *Pool) start() (*slot, error) {
-	s := &slot{}
-	conn, err := p.spawn(
+// start spawns a worker into a new idle slot: the classifier program or
+// the full worker.
+func (p *Pool) start(classifier bool) (*slot, error) {
+	s := &slot{classifier: classifier}
+	spawn := p.spawn
+	if classifier {
+		spawn = p.classifier
+	}
+	conn, err := spawn(
 		func(e protocol.Envelope) { p.receive(s, e) },
 		func(err error) { p.died(s, err) },
 	)

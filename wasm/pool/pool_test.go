@@ -305,6 +305,71 @@ func TestFill(t *testing.T) {
 	}
 }
 
+// TestClassifierProgram: with the classifier program, classifying jobs
+// start classifiers and other jobs full workers; a full worker's job
+// retires an idle classifier when the pool is full, and Fill replaces the
+// idle ones; an idle full worker takes a classifying job.
+func TestClassifierProgram(t *testing.T) {
+	var full, small fakeSpawner
+	var l log
+	p := New(2, full.spawn)
+	p.SetClassifier(small.spawn)
+	p.Submit(protocol.Request{Kind: protocol.Inspect}, l.handler("inspect"))
+	p.Submit(protocol.Request{Kind: protocol.Predict}, l.handler("predict"))
+	if len(small.conns) != 2 || len(full.conns) != 0 {
+		t.Fatalf("%d classifiers and %d full workers for two classifying jobs, want 2 and 0", len(small.conns), len(full.conns))
+	}
+	small.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	explain := p.Submit(protocol.Request{Kind: protocol.Explain}, l.handler("explain"))
+	if len(small.conns) != 2 || len(small.conns[0].sent) != 2 || small.conns[0].sent[1].ID != explain {
+		t.Fatal("the explanation did not run on the idle classifier")
+	}
+	small.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	// The pool is full (two classifiers, one busy): a Load retires the idle one.
+	load := p.Submit(protocol.Request{Kind: protocol.Load}, l.handler("load"))
+	if len(full.conns) != 1 || !small.conns[0].terminated || small.conns[1].terminated || full.conns[0].sent[0].ID != load {
+		t.Fatalf("a Load on a full pool: %d full workers; classifiers terminated %v %v", len(full.conns), small.conns[0].terminated, small.conns[1].terminated)
+	}
+	// With the other classifier busy, a CV waits for room rather than end it.
+	cv := p.Submit(protocol.Request{Kind: protocol.CrossValidate}, l.handler("cv"))
+	if len(full.conns) != 1 || small.conns[1].terminated {
+		t.Fatal("a CV took the place of a busy classifier")
+	}
+	small.conns[1].answer(t, protocol.Response{Event: protocol.Done})
+	if len(full.conns) != 2 || !small.conns[1].terminated || full.conns[1].sent[0].ID != cv {
+		t.Fatalf("the CV did not replace the classifier once idle: %d full workers", len(full.conns))
+	}
+	// An idle full worker takes a classifying job: no classifier starts.
+	full.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	predict := p.Submit(protocol.Request{Kind: protocol.Predict}, l.handler("predict 2"))
+	if len(small.conns) != 2 || len(full.conns[0].sent) != 2 || full.conns[0].sent[1].ID != predict {
+		t.Fatal("the prediction did not run on the idle full worker")
+	}
+	// While heavy jobs fill the pool, a classifying job starts a classifier
+	// beyond its size.
+	p.Submit(protocol.Request{Kind: protocol.Train}, l.handler("train"))
+	full.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	p.Submit(protocol.Request{Kind: protocol.Predict}, l.handler("predict 3"))
+	if len(small.conns) != 3 || len(full.conns) != 2 {
+		t.Fatalf("a prediction while two heavy jobs run: %d classifiers, %d full workers; want 3 and 2", len(small.conns), len(full.conns))
+	}
+	want := "inspect done|explain done|predict done|load done|predict 2 done"
+	if strings.Join(l, "|") != want {
+		t.Errorf("events %q, want %q", strings.Join(l, "|"), want)
+	}
+
+	// Fill replaces idle classifiers with full workers.
+	var f2, s2 fakeSpawner
+	q := New(2, f2.spawn)
+	q.SetClassifier(s2.spawn)
+	q.Submit(protocol.Request{Kind: protocol.Inspect}, Handler{})
+	s2.conns[0].answer(t, protocol.Response{Event: protocol.Done})
+	q.Fill()
+	if !s2.conns[0].terminated || len(f2.conns) != 2 {
+		t.Errorf("Fill with an idle classifier: terminated %v, %d full workers; want true and 2", s2.conns[0].terminated, len(f2.conns))
+	}
+}
+
 // TestFailureCarriesBadRecords: a failed job's error is the worker's
 // message, and a *protocol.JobError with the records that could not be
 // read; a file's options reach the worker with its files.

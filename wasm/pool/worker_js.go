@@ -9,10 +9,14 @@ import (
 )
 
 // Browser returns a Spawn that starts Web Workers from script (a classic
-// worker such as /web/worker.js). Messages are {h: JSON header, b: blobs};
-// the blobs' ArrayBuffers are transferred. The bootstrap script posts
-// {exit: reason} when the Go program in the worker stops.
-func Browser(script string) Spawn {
+// worker such as /web/worker.js) under name, which the script reads as
+// self.name (public/worker.js: "classifier" runs the classifier program).
+// A name, not a URL fragment: a service worker may answer the script's
+// request with a response cached under another fragment. Messages are
+// {h: JSON header, b: blobs}; the blobs' ArrayBuffers are transferred. The
+// bootstrap script posts {exit: reason} when the Go program in the worker
+// stops.
+func Browser(script, name string) Spawn {
 	return func(recv func(protocol.Envelope), died func(error)) (c Conn, err error) {
 		ctor := js.Global().Get("Worker")
 		if !ctor.Truthy() {
@@ -24,7 +28,9 @@ func Browser(script string) Spawn {
 				c, err = nil, fmt.Errorf("starting %s: %v", script, r)
 			}
 		}()
-		w := &worker{v: ctor.New(script)}
+		opts := js.Global().Get("Object").New()
+		opts.Set("name", name)
+		w := &worker{v: ctor.New(script, opts)}
 		w.onMessage = js.FuncOf(func(_ js.Value, args []js.Value) any {
 			data := args[0].Get("data")
 			if exit := data.Get("exit"); exit.Truthy() {

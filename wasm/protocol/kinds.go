@@ -12,6 +12,10 @@ type JobKind struct {
 	// names (the worker parses Request.Files or holds it); a job that
 	// reads none carries its inputs (a model, graph files, parts).
 	ReadsDataset bool
+	// Classifier jobs need only what classifying with a model takes, so
+	// the classifier program (wasm/classifier), a third smaller to
+	// download than the full worker (wasm/worker), runs them too.
+	Classifier bool
 	// Words say what the page shows while the job runs: "cross-validating".
 	Words string
 }
@@ -20,15 +24,15 @@ type JobKind struct {
 func Kinds() []JobKind {
 	return []JobKind{
 		{Kind: Load, Interactive: true, ReadsDataset: true, Words: "reading the dataset"},
-		{Kind: InspectData, Interactive: true, Words: "reading the columns of a file"},
+		{Kind: InspectData, Interactive: true, Classifier: true, Words: "reading the columns of a file"},
 		{Kind: Draw, Interactive: true, ReadsDataset: true, Words: "drawing a graph"},
 		{Kind: Explore, Interactive: true, ReadsDataset: true, Words: "computing persistence diagrams"},
 		{Kind: ChoiceScores, ReadsDataset: true, Words: "choosing the images"},
 		{Kind: CrossValidate, ReadsDataset: true, Words: "cross-validating"},
 		{Kind: Train, ReadsDataset: true, Words: "training the final model"},
-		{Kind: Inspect, Interactive: true, Words: "checking a model"},
-		{Kind: Predict, Interactive: true, Words: "classifying graphs"},
-		{Kind: Explain, Interactive: true, Words: "explaining a prediction"},
+		{Kind: Inspect, Interactive: true, Classifier: true, Words: "checking a model"},
+		{Kind: Predict, Interactive: true, Classifier: true, Words: "classifying graphs"},
+		{Kind: Explain, Interactive: true, Classifier: true, Words: "explaining a prediction"},
 		{Kind: Compare, ReadsDataset: true, Words: "comparing with baselines"},
 		{Kind: MergeCV, Interactive: true, Words: "merging the folds"},
 	}
@@ -49,6 +53,13 @@ func (k Kind) About() (JobKind, bool) {
 func (k Kind) Interactive() bool {
 	j, _ := k.About()
 	return j.Interactive
+}
+
+// Classifier reports whether the classifier program runs jobs of kind k
+// (JobKind.Classifier); false for an unknown kind.
+func (k Kind) Classifier() bool {
+	j, _ := k.About()
+	return j.Classifier
 }
 
 // Words say what the page shows while a job of kind k runs

@@ -57,19 +57,21 @@ func TestEveryKindHasARow(t *testing.T) {
 // kinds' documentation states them.
 func TestKindRows(t *testing.T) {
 	for _, c := range []struct {
-		kind                  Kind
-		interactive, readsSet bool
+		kind                              Kind
+		interactive, readsSet, classifier bool
 	}{
-		{Load, true, true}, {InspectData, true, false}, {Draw, true, true}, {Explore, true, true},
-		{CrossValidate, false, true}, {Train, false, true}, {Inspect, true, false}, {Predict, true, false},
-		{Explain, true, false}, {Compare, false, true}, {MergeCV, true, false},
+		{Load, true, true, false}, {InspectData, true, false, true}, {Draw, true, true, false},
+		{Explore, true, true, false}, {ChoiceScores, false, true, false}, {CrossValidate, false, true, false},
+		{Train, false, true, false}, {Inspect, true, false, true}, {Predict, true, false, true},
+		{Explain, true, false, true}, {Compare, false, true, false}, {MergeCV, true, false, false},
 	} {
 		j, ok := c.kind.About()
-		if !ok || j.Interactive != c.interactive || j.ReadsDataset != c.readsSet || c.kind.Interactive() != c.interactive {
+		if !ok || j.Interactive != c.interactive || j.ReadsDataset != c.readsSet || c.kind.Interactive() != c.interactive ||
+			j.Classifier != c.classifier || c.kind.Classifier() != c.classifier {
 			t.Errorf("%q: %+v (%v)", c.kind, j, ok)
 		}
 	}
-	if Kind("nothing").Interactive() || Kind("nothing").Words() != "computing" {
+	if Kind("nothing").Interactive() || Kind("nothing").Classifier() || Kind("nothing").Words() != "computing" {
 		t.Error("an unknown kind")
 	}
 }
