@@ -178,7 +178,7 @@ func build(o options) error {
 		return err
 	}
 	// What the service worker caches when first fetched rather than at
-	// install (cacheLazily): the Web Workers' files (1.5 MB of brotli for
+	// install (cacheLazily): the Web Workers' files (1.6 MB of brotli for
 	// the full worker, 1.2 MB for the classifier), which the first view
 	// does not need, and on a published classifier, whose visitors come to
 	// classify, the demo datasets too. A first visit downloads about half

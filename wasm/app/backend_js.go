@@ -29,7 +29,7 @@ func newBackend() *backend {
 	b := &backend{urls: servedURLs(), files: map[string][]protocol.File{}}
 	b.Pool = pool.New(min(max(n, 1), ui.MaxWorkers), pool.Browser(b.url("/web/worker.js"), "worker"))
 	// Checking a model, classifying and explaining run on the classifier
-	// program, a third smaller than the full worker, until a dataset is
+	// program, a quarter smaller than the full worker, until a dataset is
 	// registered (register fills the pool with full workers). Workers
 	// start with the first job, so that a first visit downloads no worker
 	// wasm (cmd/static's lazy files: the service worker caches them then);

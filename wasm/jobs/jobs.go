@@ -54,6 +54,9 @@ type Classifier struct{ w Worker }
 // Run does one job of a classifier kind as Worker.Run does it; any other
 // kind fails, naming the kind.
 func (c *Classifier) Run(ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) protocol.Response {
+	if _, known := req.Kind.About(); known && !req.Kind.Classifier() {
+		return protocol.Response{ID: req.ID, Event: protocol.Failed, Error: fmt.Sprintf("the classifier program does not do %q jobs", req.Kind)}
+	}
 	return c.w.runWith(c.w.classifierHandlers(), ctx, req, report, fold)
 }
 
@@ -83,10 +86,7 @@ func (w *Worker) runWith(handlers map[protocol.Kind]handler, ctx context.Context
 func (w *Worker) run(handlers map[protocol.Kind]handler, ctx context.Context, req protocol.Request, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
 	kind, known := req.Kind.About()
 	do := handlers[req.Kind]
-	if known && do == nil {
-		return protocol.Response{}, fmt.Errorf("the classifier program does not do %q jobs", req.Kind)
-	}
-	if !known {
+	if !known || do == nil {
 		return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
 	}
 	c := call{ctx: ctx, req: req, report: report, fold: fold}

@@ -13,7 +13,7 @@ type JobKind struct {
 	// reads none carries its inputs (a model, graph files, parts).
 	ReadsDataset bool
 	// Classifier jobs need only what classifying with a model takes, so
-	// the classifier program (wasm/classifier), a third smaller to
+	// the classifier program (wasm/classifier), a quarter smaller to
 	// download than the full worker (wasm/worker), runs them too.
 	Classifier bool
 	// Words say what the page shows while the job runs: "cross-validating".
