@@ -176,7 +176,7 @@ func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		Grid     pimage.Grid       `json:"grid"`
 		Labels   []string          `json:"labels"`
 		Images   [][]float64       `json:"images"`
-	}{ds.Name, set.Settings, set.Grid, labelTexts(ds), set.Images}
+	}{ds.Name, set.Settings, set.Grid, labelTexts(ds), pimage.DenseAll(set.Images)}
 	if err := json.NewEncoder(w).Encode(rec); err != nil {
 		return err
 	}

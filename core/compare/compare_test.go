@@ -421,7 +421,7 @@ func TestSeveralDescriptors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want.Grid != set.Grid || !reflect.DeepEqual(got, want.Images) {
+	if want.Grid != set.Grid || !reflect.DeepEqual(got, pimage.DenseAll(want.Images)) {
 		t.Errorf("PI-PL images of three descriptors differ from features.Compute's with linear weighting (grids %+v, %+v)", set.Grid, want.Grid)
 	}
 	o := DefaultOptions()

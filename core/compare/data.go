@@ -119,5 +119,5 @@ func (d *Data) linearImages(ctx context.Context) ([][]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return set.Images, nil
+	return pimage.DenseAll(set.Images), nil
 }

@@ -11,6 +11,7 @@ import (
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/pdkernel"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/wl"
 )
@@ -172,7 +173,7 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 	}
 	switch name {
 	case PIConst, PIPL:
-		images := d.Set.Images
+		images := pimage.DenseAll(d.Set.Images)
 		if name == PIPL {
 			var err error
 			if images, err = d.linearImages(ctx); err != nil {
@@ -185,7 +186,7 @@ func (d *Data) cells(ctx context.Context, name string, o Options, prog progress.
 		}
 		return scaled(dist, nil), nil
 	case PILinear:
-		return []cell{{crossval.Params{}, fixedKernel(dots(d.Set.Images))}}, nil
+		return []cell{{crossval.Params{}, fixedKernel(dots(pimage.DenseAll(d.Set.Images)))}}, nil
 	case SW:
 		var out []cell
 		for _, m := range o.SWDirections {

@@ -13,6 +13,7 @@ import (
 	"wkpi-web/core/features"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/model"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 )
@@ -435,13 +436,13 @@ func CrossValidateChosen(ctx context.Context, cands []Candidate, plan Plan, o Ch
 // rendered as they are needed: the choice renders only its sample's (a
 // quarter of NCI1's), and all are rendered once a fold chooses them (or
 // a method of the WKPI that uses them runs); until then the Set's
-// Images of the others are nil.
+// Images of the others are empty (Len 0).
 func SizeAware(w *WKPI, cfg Config) (Candidate, error) {
 	s := w.Set.Settings
 	s.Normalize = false
 	set := *w.Set
 	set.Settings = s
-	set.Images = make([][]float64, len(w.Set.Images))
+	set.Images = make([]pimage.Sparse, len(w.Set.Images))
 	raw, err := NewWKPI(&set, w.Labels, w.Classes)
 	if err != nil {
 		return Candidate{}, err
@@ -463,14 +464,14 @@ func (w *WKPI) ensure(idx []int) error {
 		idx = indices(len(w.Labels))
 	}
 	for _, i := range idx {
-		if w.Set.Images[i] != nil {
-			continue
+		if w.Set.Images[i].Len > 0 {
+			continue // rendered
 		}
 		img, err := w.render(i)
 		if err != nil {
 			return fmt.Errorf("eval: graph %d: %w", i, err)
 		}
-		w.Set.Images[i] = img
+		w.Set.Images[i] = pimage.NewSparse(img)
 	}
 	if all {
 		w.render = nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/crossval"
+	"wkpi-web/core/pimage"
 )
 
 // noiseWKPI is w's feature set with the images dealt out to the graphs
@@ -16,7 +17,7 @@ func noiseWKPI(t *testing.T, w *WKPI) *WKPI {
 	t.Helper()
 	set := *w.Set
 	r := rand.New(rand.NewPCG(7, 7))
-	set.Images = make([][]float64, len(w.Set.Images))
+	set.Images = pimage.SparseAll(make([][]float64, len(w.Set.Images)))
 	for i, j := range r.Perm(len(set.Images)) {
 		set.Images[i] = w.Set.Images[j]
 	}
@@ -200,7 +201,7 @@ func TestSizeAwareLazy(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, img := range sized.W.Set.Images {
-		if img != nil {
+		if img.Len > 0 {
 			t.Fatalf("image %d rendered before it is needed", i)
 		}
 	}
@@ -210,7 +211,7 @@ func TestSizeAwareLazy(t *testing.T) {
 	}
 	rendered := 0
 	for i, img := range sized.W.Set.Images {
-		if img != nil {
+		if img.Len > 0 {
 			rendered++
 			if !reflect.DeepEqual(img, want.Images[i]) {
 				t.Fatalf("image %d differs from Rerender's", i)

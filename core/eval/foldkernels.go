@@ -55,7 +55,7 @@ func (w *WKPI) testFolds(ctx context.Context, fits []fitted, train [][]int, prog
 			splits[q] = kernel.Split{Weights: w.weights(f.Config, fits[a+q].mixes, [][]float64{f.ChannelScales}), Train: train[f.Index], Test: f.Test}
 		}
 		// The garbage of what came before (the features, the pair sums,
-		// the last pass's sparse copy of the images) goes first, and back
+		// what the last pass prepared of the images) goes first, and back
 		// to the system: the heap may otherwise grow to twice its live
 		// size, and freed pages stay resident until returned, when the
 		// passes' matrices are most of the memory budget.
@@ -81,9 +81,9 @@ func (w *WKPI) testFolds(ctx context.Context, fits []fitted, train [][]int, prog
 // and variant, as many as the memory budget allows, in groups of about
 // equal size. Within three quarters of the table budget go the group's
 // matrices (packed Gram and cross, one per weight function), the one
-// unpacked Gram matrix an SVM needs at a time and the pass's sparse copy
-// of the images (20 bytes a non-zero pixel); the rest is left to the
-// images themselves, the features and the runtime. On NCI1 (1 GB) that
+// unpacked Gram matrix an SVM needs at a time and what the pass prepares
+// of the images (kernel.PassBytes); the rest is left to the images
+// themselves, the features and the runtime. On NCI1 (1 GB) that
 // is 5 folds a pass (float32 Gram matrices).
 func (w *WKPI) group(fits []fitted, a int, train [][]int) int {
 	c := fits[a].fold.Config
@@ -171,20 +171,12 @@ func (w *WKPI) chooseFor(ctx context.Context, cfg *Config, inner *float64, ks *k
 // perPass is how many kernel matrix sets of at most worst bytes share a
 // pass over the pairs: within three quarters of the table budget, beside
 // the one unpacked Gram matrix (of at most most training graphs) an SVM
-// needs at a time and the pass's sparse copy of the images (20 bytes a
-// non-zero pixel); at least one.
+// needs at a time and what the pass prepares of the images
+// (kernel.PassBytes); at least one.
 func (w *WKPI) perPass(worst, most int64) int {
 	budget := w.MaxTableBytes
 	if budget <= 0 {
 		budget = DefaultMaxTableBytes
 	}
-	var nnz int64
-	for _, img := range w.Set.Images {
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
-	}
-	return max(1, int((budget*3/4-8*most*most-20*nnz)/worst))
+	return max(1, int((budget*3/4-8*most*most-kernel.PassBytes(w.Set.Images))/worst))
 }

@@ -25,22 +25,21 @@ func TestFoldGroupsAgree(t *testing.T) {
 	var fits []fitted
 	// The budget for two folds a pass: three quarters of it hold 2.5
 	// times the largest fold's packed Gram and cross matrices (two weight
-	// functions), the largest unpacked Gram matrix and the sparse images.
-	var fold, gram, nnz int64
+	// functions), the largest unpacked Gram matrix and what a pass
+	// prepares of the images.
+	var fold, gram, prepared int64
 	for f := range plan.Folds {
 		// group looks at the folds' sizes and number of weight functions only.
 		fits = append(fits, fitted{fold: Fold{Index: f, Config: cfg, Test: test[f]}, mixes: make([]kernel.Mixture, 2)})
 		nt, ne := int64(len(train[f])), int64(len(test[f]))
 		fold, gram = max(fold, 2*(4*nt*(nt+1)/2+8*ne*nt)), max(gram, 8*nt*nt)
 	}
+	// What a pass prepares: f of each non-zero pixel, a bitmap of 64-bit
+	// words with a 32-bit rank each, a divergence from zero.
 	for _, img := range w.Set.Images {
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
+		prepared += 8*int64(len(img.Val)) + 12*int64((img.Len+63)/64) + 8
 	}
-	two := (5*fold/2 + gram + 20*nnz) * 4 / 3
+	two := (5*fold/2 + gram + prepared) * 4 / 3
 	var reports []Report
 	for _, tc := range []struct {
 		budget int64

@@ -6,6 +6,7 @@ import (
 
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -64,14 +65,14 @@ func (p tablePairs) sums(ctx context.Context, subset, labels, folds []int, nFold
 }
 
 type directPairs struct {
-	images  [][]float64
+	images  []pimage.Sparse
 	sigma   float64
 	variant kernel.Variant
 	prog    progress.Func
 }
 
-func (p directPairs) pick(idx []int) [][]float64 {
-	out := make([][]float64, len(idx))
+func (p directPairs) pick(idx []int) []pimage.Sparse {
+	out := make([]pimage.Sparse, len(idx))
 	for i, s := range idx {
 		out[i] = p.images[s]
 	}

@@ -16,6 +16,7 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/spec"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
@@ -153,7 +154,7 @@ func BenchmarkPassNCI1(b *testing.B) {
 	var images [][]float64
 	var labels []int
 	for i := 0; i < len(w.Labels) && len(images) < 600; i += 7 {
-		images, labels = append(images, w.Set.Images[i]), append(labels, w.Labels[i])
+		images, labels = append(images, w.Set.Images[i].Dense()), append(labels, w.Labels[i])
 	}
 	folds, err := crossval.StratifiedKFold(labels, 10, 1)
 	if err != nil {
@@ -183,7 +184,7 @@ func BenchmarkPassNCI1(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if out, err = kernel.SplitsVisit(context.Background(), images, cfg.Sigma, cfg.Variant, splits, out, v, nil); err != nil {
+				if out, err = kernel.SplitsVisit(context.Background(), pimage.SparseAll(images), cfg.Sigma, cfg.Variant, splits, out, v, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

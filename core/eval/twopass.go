@@ -83,7 +83,7 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 		}
 		jobs = append(jobs, kernelJob{fold: i, weights: w.weights(cfg, []kernel.Mixture{init}, nil)[0]})
 	}
-	visit, err := learn.NewSumsVisitor(len(labels), len(w.Set.Images[0]), labels, folds, plan.Folds)
+	visit, err := learn.NewSumsVisitor(len(labels), w.Set.Images[0].Len, labels, folds, plan.Folds)
 	if err != nil {
 		return Report{}, err
 	}
@@ -104,7 +104,7 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 		if a == 0 {
 			v = visit
 		}
-		// What came before (the features, the last pass's sparse copy of
+		// What came before (the features, what the last pass prepared of
 		// the images, the SVMs' unpacked matrices) goes back to the
 		// system first, as in testFolds.
 		scratch = svmScratch{}
@@ -114,15 +114,15 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 		}
 		var sums *learn.PairSums
 		if v != nil {
-			// The sums now, and the visitor (with the pass's sparse copy
-			// of the images) goes before the SVMs need memory.
+			// The sums now, and the visitor (with what it prepared of the
+			// images) goes before the SVMs need memory.
 			if sums, err = visit.Sums(); err != nil {
 				return Report{}, err
 			}
 			prog.Report("pair sums", 1, 1)
 			visit, v = nil, nil
 		}
-		// The pass's sparse copy of the images goes, and below every
+		// What the pass prepared of the images goes, and below every
 		// fold's learning and SVMs leave their garbage (tens of MB each
 		// on NCI1) beside the live matrices: collected at once, as the
 		// heap would otherwise grow by as much as it holds live (NCI1:
@@ -190,7 +190,7 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 // jobsPerPass is how many of jobs (at least one, when there are any)
 // share a pass over the pairs within the memory budget, as group bounds
 // folds (trains[i] are fits[i]'s training graphs): their matrices (packed float32 Gram, float64 cross), the one
-// unpacked Gram matrix an SVM needs at a time and the pass's sparse copy
+// unpacked Gram matrix an SVM needs at a time and what the pass prepares
 // of the images within three quarters of it, in passes of about equal
 // size.
 func (w *WKPI) jobsPerPass(jobs []kernelJob, fits []Fold, trains [][]int) int {

@@ -17,6 +17,7 @@ import (
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 	"wkpi-web/core/svm"
@@ -108,8 +109,8 @@ func NewWKPI(set *features.Set, labels []int, classes int) (*WKPI, error) {
 	return w, nil
 }
 
-func (w *WKPI) subset(idx []int) (images [][]float64, labels []int) {
-	images, labels = make([][]float64, len(idx)), make([]int, len(idx))
+func (w *WKPI) subset(idx []int) (images []pimage.Sparse, labels []int) {
+	images, labels = make([]pimage.Sparse, len(idx)), make([]int, len(idx))
 	for i, s := range idx {
 		images[i], labels[i] = w.Set.Images[s], w.Labels[s]
 	}

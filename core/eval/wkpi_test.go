@@ -17,6 +17,7 @@ import (
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
 	"wkpi-web/core/model"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/svm"
 )
 
@@ -220,12 +221,12 @@ func oracleKernel(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, c
 	pick := func(idx []int) [][]float64 {
 		out := make([][]float64, len(idx))
 		for i, s := range idx {
-			out[i] = append([]float64(nil), w.Set.Images[s]...)
+			out[i] = append([]float64(nil), w.Set.Images[s].Dense()...)
 		}
 		return out
 	}
 	if cfg.Gauss == 0 {
-		out, err := k.Cross(context.Background(), pick(rows), pick(cols), nil)
+		out, err := k.Cross(context.Background(), pimage.SparseAll(pick(rows)), pimage.SparseAll(pick(cols)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func oracleKernel(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, c
 	for i, a := range rows {
 		out[i] = make([]float64, len(cols))
 		for j, b := range cols {
-			out[i][j] = math.Exp(-k.Distance2(w.Set.Images[a], w.Set.Images[b]) / width)
+			out[i][j] = math.Exp(-k.Distance2(w.Set.Images[a].Dense(), w.Set.Images[b].Dense()) / width)
 		}
 	}
 	return out
@@ -256,7 +257,7 @@ func oracleWidth(t *testing.T, w *WKPI, mix kernel.Mixture, scales []float64, cf
 	var d2 []float64
 	for a := range idx {
 		for b := a + 1; b < len(idx); b++ {
-			d2 = append(d2, k.Distance2(w.Set.Images[idx[a]], w.Set.Images[idx[b]]))
+			d2 = append(d2, k.Distance2(w.Set.Images[idx[a]].Dense(), w.Set.Images[idx[b]].Dense()))
 		}
 	}
 	sort.Float64s(d2)

@@ -104,7 +104,7 @@ func handMade(t *testing.T, ds *graph.Dataset, k kind, r *rand.Rand) *model.Mode
 	m := &model.Model{
 		Format: model.Format, Version: model.Version, Dataset: "MUTAG", Classes: classes,
 		Features: set.Settings, Grid: g, Weight: mix, Sigma: 0.01, Variant: k.variant, C: 1,
-		GaussWidth: k.gauss, SVM: sv, Support: set.Images[:30],
+		GaussWidth: k.gauss, SVM: sv, Support: pimage.DenseAll(set.Images[:30]),
 	}
 	if k.variant == kernel.Alt {
 		m.Sigma = 0.3
@@ -131,7 +131,7 @@ func handMade(t *testing.T, ds *graph.Dataset, k kind, r *rand.Rand) *model.Mode
 // with c and signed towards c.
 func decisions(t *testing.T, m *model.Model, x []float64, c int) float64 {
 	t.Helper()
-	k, err := m.Kernel().Cross(context.Background(), [][]float64{x}, m.Support, nil)
+	k, err := m.Kernel().Cross(context.Background(), []pimage.Sparse{pimage.NewSparse(x)}, pimage.SparseAll(m.Support), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func ExampleCompute() {
 	// The square's curvature is constant (1/2 on every edge of C4), so
 	// only the kite has points: Ext0 runs from its pendant edge's
 	// curvature to its triangle's.
-	fmt.Println(len(set.Images), "image vectors of", len(set.Images[0]), "pixels")
+	fmt.Println(len(set.Images), "image vectors of", set.Images[0].Len, "pixels")
 	fmt.Printf("kite: ext0 %.3f, %d cycle\n", set.Diagrams[1].Ext0, len(set.Diagrams[1].Ext1))
 	// Output:
 	// 2 image vectors of 12800 pixels

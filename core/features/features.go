@@ -385,7 +385,8 @@ func AllPoints(ds []persistence.Diagrams, s Settings) [][2]float64 {
 }
 
 // Set is a dataset's features: diagrams, the fitted grid and one image
-// vector per graph, with the settings that made them (Tau resolved).
+// per graph (Render's vector, kept as its non-zero pixels), with the
+// settings that made them (Tau resolved).
 type Set struct {
 	Settings Settings               `json:"settings"`
 	Diagrams []persistence.Diagrams `json:"diagrams"` // of the first descriptor
@@ -393,7 +394,7 @@ type Set struct {
 	// label groups (Settings.Labels), in order.
 	Extra  [][]persistence.Diagrams `json:"extra,omitempty"`
 	Grid   pimage.Grid              `json:"grid"`
-	Images [][]float64              `json:"images"`
+	Images []pimage.Sparse          `json:"images"`
 }
 
 // GraphDiagrams returns graph i's diagrams of every descriptor.
@@ -415,7 +416,7 @@ func Compute(ctx context.Context, ds *graph.Dataset, s Settings, prog progress.F
 	if err != nil {
 		return nil, err
 	}
-	set := &Set{Settings: s, Grid: grid, Diagrams: make([]persistence.Diagrams, len(all)), Images: make([][]float64, len(all))}
+	set := &Set{Settings: s, Grid: grid, Diagrams: make([]persistence.Diagrams, len(all)), Images: make([]pimage.Sparse, len(all))}
 	if s.descriptorCount() > 1 {
 		set.Extra = make([][]persistence.Diagrams, len(all))
 	}
@@ -427,7 +428,7 @@ func Compute(ctx context.Context, ds *graph.Dataset, s Settings, prog progress.F
 		if err != nil {
 			return nil, fmt.Errorf("graph %d: %w", i, err)
 		}
-		set.Images[i], set.Diagrams[i] = img, d[0]
+		set.Images[i], set.Diagrams[i] = pimage.NewSparse(img), d[0]
 		if set.Extra != nil {
 			set.Extra[i] = d[1:]
 		}

@@ -91,7 +91,7 @@ func TestComputeImagesMatchChannels(t *testing.T) {
 	}
 	opt := pimage.Options{Rows: s.Rows, Tau: set.Settings.Tau, Weighting: s.Weighting}
 	for i, d := range set.Diagrams {
-		img := set.Images[i]
+		img := set.Images[i].Dense()
 		if len(img) != 2*pixels {
 			t.Fatalf("graph %d: %d pixels, want %d", i, len(img), 2*pixels)
 		}
@@ -118,7 +118,7 @@ func TestNormalizeGivesUnitVectors(t *testing.T) {
 	}
 	for i, img := range set.Images {
 		var sum float64
-		for _, v := range img {
+		for _, v := range img.Val {
 			sum += v * v
 		}
 		// The cycle's degree is constant: every point has zero

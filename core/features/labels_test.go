@@ -177,8 +177,8 @@ func TestLabelDiagramsAndImages(t *testing.T) {
 	}
 	pixels := set.Grid.Rows * set.Grid.Cols
 	for i, img := range set.Images {
-		if len(img) != set.Settings.Blocks()*pixels {
-			t.Errorf("graph %d: %d pixels, want %d", i, len(img), set.Settings.Blocks()*pixels)
+		if img.Len != set.Settings.Blocks()*pixels {
+			t.Errorf("graph %d: %d pixels, want %d", i, img.Len, set.Settings.Blocks()*pixels)
 		}
 		if len(set.GraphDiagrams(i)) != 4 {
 			t.Errorf("graph %d: %d diagrams, want 4", i, len(set.GraphDiagrams(i)))

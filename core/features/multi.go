@@ -9,6 +9,7 @@ import (
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -250,13 +251,13 @@ func (set *Set) Rerender(s Settings) (*Set, error) {
 	}
 	out := *set
 	out.Settings = s
-	out.Images = make([][]float64, len(set.Images))
+	out.Images = make([]pimage.Sparse, len(set.Images))
 	for i := range set.Images {
 		img, err := Render(set.GraphDiagrams(i), set.Grid, s)
 		if err != nil {
 			return nil, fmt.Errorf("graph %d: %w", i, err)
 		}
-		out.Images[i] = img
+		out.Images[i] = pimage.NewSparse(img)
 	}
 	return &out, nil
 }

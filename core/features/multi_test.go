@@ -42,7 +42,8 @@ func TestExtraDescriptorsShareOneGrid(t *testing.T) {
 	if s.Blocks() != 6 || len(Centres(set.Grid, s)) != 3*block {
 		t.Fatalf("blocks %d, centres %d, want 6 and %d", s.Blocks(), len(Centres(set.Grid, s)), 3*block)
 	}
-	for i, img := range set.Images {
+	for i, sp := range set.Images {
+		img := sp.Dense()
 		if len(img) != 3*block {
 			t.Fatalf("image %d has %d pixels, want %d", i, len(img), 3*block)
 		}
@@ -110,7 +111,7 @@ func TestRenderJaccardBlock(t *testing.T) {
 				want[j] /= n * math.Sqrt(3)
 			}
 		}
-		got := set.Images[i][2*block:]
+		got := set.Images[i].Dense()[2*block:]
 		for j := range want {
 			if math.Abs(got[j]-want[j]) > 1e-12 {
 				t.Fatalf("graph %d pixel %d: %v, want %v", i, j, got[j], want[j])

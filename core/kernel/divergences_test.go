@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"wkpi-web/core/pimage"
 )
 
 // TestDivergencesBits: a pass's divergences (common pixels collected
@@ -37,7 +39,7 @@ func TestDivergencesBits(t *testing.T) {
 				}
 			}
 			fam := Family{Weights: ws, Sigma: 0.05, Variant: v}
-			sp := fam.prepare(images, fam.kernel(0).pixelFunc())
+			sp := fam.prepare(pimage.SparseAll(images), fam.kernel(0).pixelFunc())
 			ps := fam.pass()
 			want, got := make([]float64, k), make([]float64, k)
 			for _, vector := range []bool{false, true} {
@@ -64,7 +66,7 @@ func TestDivergencesBits(t *testing.T) {
 // divergencesOracle is pass.divergences as it was before the common
 // pixels' terms were computed together: one pixel at a time.
 func (p *pass) divergencesOracle(r *row, b *sparse, d []float64) {
-	img, rf := r.a.img, r.f
+	img, rf := r.v, r.f
 	var at []int32
 	var gs []float64
 	// The common pixels, in ascending order, from the AND of the two

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 )
 
 func ExampleKernel_Gram() {
@@ -13,7 +14,7 @@ func ExampleKernel_Gram() {
 	images := [][]float64{{1, 0}, {0, 1}, {1, 0}}
 	w := kernel.Mixture{X: []float64{0}, Y: []float64{1}, Sigma: []float64{1}, W: []float64{1}}
 	k := kernel.Kernel{Weights: w.PixelWeights(centres), Sigma: 1}
-	g, err := k.Gram(context.Background(), images, nil)
+	g, err := k.Gram(context.Background(), pimage.SparseAll(images), nil)
 	if err != nil {
 		fmt.Println(err)
 		return

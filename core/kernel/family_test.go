@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"wkpi-web/core/pimage"
 )
 
 // TestFamilyOfThreeMatchesPlainLoop: a family of three weight vectors
@@ -35,11 +37,11 @@ func TestFamilyOfThreeMatchesPlainLoop(t *testing.T) {
 		sigma float64
 	}{{WKPI, 0.05}, {WKPI, 1}, {Alt, 0.3}} {
 		fam := Family{Weights: ws, Sigma: tc.sigma, Variant: tc.v}
-		g, err := fam.Gram(context.Background(), images, nil)
+		g, err := fam.Gram(context.Background(), pimage.SparseAll(images), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := fam.Cross(context.Background(), images[5:], images, nil)
+		c, err := fam.Cross(context.Background(), pimage.SparseAll(images[5:]), pimage.SparseAll(images), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -177,13 +178,14 @@ func (fam Family) validate(n int) error {
 	return nil
 }
 
-// sparse is an image reduced to its non-zero pixels idx, their values
-// val and f(val), and tot[k] = sum_n w_k,idx[n] f(val[n]): kernel k's
-// divergence from an all-zero image. The support is also a bitmap (bit
-// s%64 of bits[s/64]) with rank[q], the support pixels in words before
-// q, so that a pair's common pixels are found by ANDing two bitmaps.
+// sparse is an image of n pixels reduced to its non-zero pixels idx,
+// their values val (the pimage.Sparse's own slices, not copies) and
+// f(val), and tot[k] = sum_n w_k,idx[n] f(val[n]): kernel k's divergence
+// from an all-zero image. The support is also a bitmap (bit s%64 of
+// bits[s/64]) with rank[q], the support pixels in words before q, so
+// that a pair's common pixels are found by ANDing two bitmaps.
 type sparse struct {
-	img  []float64
+	n    int
 	idx  []int32
 	val  []float64
 	f    []float64
@@ -192,28 +194,30 @@ type sparse struct {
 	rank []int32
 }
 
-func (fam Family) prepare(images [][]float64, f func(float64) float64) []sparse {
+// PassBytes is the memory a pass over pairs of images adds to the images
+// themselves for one weight vector (prepare): f of every non-zero pixel,
+// each image's support bitmap with its ranks, and its divergence from
+// zero.
+func PassBytes(images []pimage.Sparse) int64 {
+	var b int64
+	for _, img := range images {
+		words := int64(img.Len+63) / 64
+		b += 8*int64(len(img.Val)) + 12*words + 8
+	}
+	return b
+}
+
+func (fam Family) prepare(images []pimage.Sparse, f func(float64) float64) []sparse {
 	out := make([]sparse, len(images))
 	for i, img := range images {
-		words, nnz := (len(img)+63)/64, 0
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
-		// Exact sizes: on thousands of images, append's spare capacity
-		// would be a large share of the memory of a pass.
-		sp := sparse{img: img, tot: make([]float64, len(fam.Weights)), bits: supportBits(img), rank: make([]int32, words),
-			idx: make([]int32, 0, nnz), val: make([]float64, 0, nnz), f: make([]float64, 0, nnz)}
-		for s, v := range img {
-			if v != 0 {
-				fv := f(v)
-				sp.idx = append(sp.idx, int32(s))
-				sp.val = append(sp.val, v)
-				sp.f = append(sp.f, fv)
-				for k, w := range fam.Weights {
-					sp.tot[k] += w[s] * fv
-				}
+		words := (img.Len + 63) / 64
+		sp := sparse{n: img.Len, idx: img.Idx, val: img.Val, f: make([]float64, len(img.Val)), tot: make([]float64, len(fam.Weights)),
+			bits: supportBits(img), rank: make([]int32, words)}
+		for n, s := range img.Idx {
+			fv := f(img.Val[n])
+			sp.f[n] = fv
+			for k, w := range fam.Weights {
+				sp.tot[k] += w[s] * fv
 			}
 		}
 		for q := 1; q < words; q++ {
@@ -225,11 +229,12 @@ func (fam Family) prepare(images [][]float64, f func(float64) float64) []sparse 
 }
 
 // row holds one image a against which a pass computes many divergences,
-// with f(a_s) spread over all pixels (zero off its support), so that a
-// pair costs one sweep over the other image's support.
+// with its values v and f(a_s) spread over all pixels (zero off its
+// support), so that a pair costs one sweep over the other image's
+// support.
 type row struct {
-	a *sparse
-	f []float64
+	a    *sparse
+	v, f []float64
 	// Scratch of divergences: a pair's common pixels, the differences
 	// of the two images there and their corrections; common is how many
 	// the last divergences found; d the kernels' sums, padded.
@@ -244,15 +249,15 @@ type row struct {
 func (r *row) set(a *sparse) {
 	if r.a != nil {
 		for _, s := range r.a.idx {
-			r.f[s] = 0
+			r.v[s], r.f[s] = 0, 0
 		}
 	}
-	if len(r.f) < len(a.img) {
-		r.f = make([]float64, len(a.img))
+	if len(r.f) != a.n {
+		r.v, r.f = make([]float64, a.n), make([]float64, a.n)
 	}
 	r.a = a
 	for n, s := range a.idx {
-		r.f[s] = a.f[n]
+		r.v[s], r.f[s] = a.val[n], a.f[n]
 	}
 }
 
@@ -302,7 +307,7 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	if len(r.at) < len(b.idx) {
 		r.at, r.diff, r.g = make([]int32, len(b.idx)), make([]float64, len(b.idx)), make([]float64, len(b.idx))
 	}
-	e := common(r.a.bits, b.bits, b.rank, r.a.img, r.f, b.val, b.f, r.at, r.diff, r.g, p.vector)
+	e := common(r.a.bits, b.bits, b.rank, r.v, r.f, b.val, b.f, r.at, r.diff, r.g, p.vector)
 	at, diff, gs := r.at[:e], r.diff[:e], r.g[:e]
 	r.common = e
 	// The pixel terms of all common pixels at once (for WKPI four at a
@@ -364,17 +369,17 @@ func (p *pass) divergences(r *row, b *sparse, d []float64) {
 	}
 }
 
-func checkImages(images [][]float64, n int) error {
+func checkImages(images []pimage.Sparse, n int) error {
 	for i, img := range images {
-		if len(img) != n {
-			return fmt.Errorf("kernel: image %d has %d pixels, want %d", i, len(img), n)
+		if img.Len != n {
+			return fmt.Errorf("kernel: image %d has %d pixels, want %d", i, img.Len, n)
 		}
 	}
 	return nil
 }
 
 // Gram returns the symmetric n x n kernel matrix of images.
-func (k Kernel) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][]float64, error) {
+func (k Kernel) Gram(ctx context.Context, images []pimage.Sparse, prog progress.Func) ([][]float64, error) {
 	g, err := k.family().Gram(ctx, images, prog)
 	if err != nil {
 		return nil, err
@@ -383,8 +388,8 @@ func (k Kernel) Gram(ctx context.Context, images [][]float64, prog progress.Func
 }
 
 // Gram returns each kernel's symmetric n x n matrix of images, computing
-// row ranges of equal work in parallel on one sparse copy of the images.
-func (fam Family) Gram(ctx context.Context, images [][]float64, prog progress.Func) ([][][]float64, error) {
+// row ranges of equal work in parallel on the images prepared once.
+func (fam Family) Gram(ctx context.Context, images []pimage.Sparse, prog progress.Func) ([][][]float64, error) {
 	n := len(images)
 	g := make([][][]float64, len(fam.Weights))
 	for k := range g {
@@ -418,11 +423,11 @@ func (fam Family) Gram(ctx context.Context, images [][]float64, prog progress.Fu
 }
 
 // check validates non-empty images and the family against them.
-func (fam Family) check(images [][]float64) error {
-	if err := checkImages(images, len(images[0])); err != nil {
+func (fam Family) check(images []pimage.Sparse) error {
+	if err := checkImages(images, images[0].Len); err != nil {
 		return err
 	}
-	return fam.validate(len(images[0]))
+	return fam.validate(images[0].Len)
 }
 
 // GramRows computes rows i0..i1-1 of each kernel's Gram matrix of images,
@@ -430,7 +435,7 @@ func (fam Family) check(images [][]float64) error {
 // that workers given disjoint row ranges (see BalancedSplit) share the
 // work of one Gram matrix without duplication. Stack the rows and call
 // Symmetrize.
-func (fam Family) GramRows(ctx context.Context, images [][]float64, i0, i1 int, prog progress.Func) ([][][]float64, error) {
+func (fam Family) GramRows(ctx context.Context, images []pimage.Sparse, i0, i1 int, prog progress.Func) ([][][]float64, error) {
 	n := len(images)
 	if i0 < 0 || i1 > n || i0 > i1 {
 		return nil, fmt.Errorf("kernel: row range [%d, %d) outside [0, %d)", i0, i1, n)
@@ -488,7 +493,7 @@ func Symmetrize(g [][]float64) {
 
 // Cross returns the len(rows) x len(cols) matrix k(rows[i], cols[j]), for
 // example test images against training images for prediction.
-func (k Kernel) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][]float64, error) {
+func (k Kernel) Cross(ctx context.Context, rows, cols []pimage.Sparse, prog progress.Func) ([][]float64, error) {
 	out, err := k.family().Cross(ctx, rows, cols, prog)
 	if err != nil {
 		return nil, err
@@ -502,9 +507,9 @@ func (k Kernel) family() Family {
 
 // Cross returns each kernel's len(rows) x len(cols) matrix, computing
 // ranges of rows in parallel.
-func (fam Family) Cross(ctx context.Context, rows, cols [][]float64, prog progress.Func) ([][][]float64, error) {
+func (fam Family) Cross(ctx context.Context, rows, cols []pimage.Sparse, prog progress.Func) ([][][]float64, error) {
 	if len(rows) > 0 && len(cols) > 0 {
-		n := len(cols[0])
+		n := cols[0].Len
 		if err := checkImages(rows, n); err != nil {
 			return nil, err
 		}
@@ -583,14 +588,16 @@ type Columns struct {
 // pixels.
 func (k Kernel) Columns(cols [][]float64) (*Columns, error) {
 	n := len(k.Weights)
-	if err := checkImages(cols, n); err != nil {
-		return nil, err
+	for j, col := range cols {
+		if len(col) != n {
+			return nil, fmt.Errorf("kernel: image %d has %d pixels, want %d", j, len(col), n)
+		}
 	}
 	if err := k.validate(n); err != nil {
 		return nil, err
 	}
 	fam := k.family()
-	cs := fam.prepare(cols, k.pixelFunc())
+	cs := fam.prepare(pimage.SparseAll(cols), k.pixelFunc())
 	c := &Columns{k: k, total: sum(k.Weights), c: 1 / (2 * k.Sigma * k.Sigma), tot: make([]float64, len(cols)), start: make([]int32, n+1)}
 	for j := range cs {
 		c.tot[j] = cs[j].tot[0]

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/testenv"
 )
 
@@ -110,7 +111,7 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 		sigma float64
 	}{{"wkpi", WKPI, 0.1}, {"wkpi wide", WKPI, 2}, {"alt", Alt, 0.5}} {
 		k := Kernel{Weights: w, Sigma: tc.sigma, Variant: tc.v}
-		g, err := k.Gram(context.Background(), images, nil)
+		g, err := k.Gram(context.Background(), pimage.SparseAll(images), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 		b := BalancedSplit(len(images), 3)
 		stacked := make([][][]float64, 2)
 		for p := 0; p < 3; p++ {
-			rows, err := fam.GramRows(context.Background(), images, b[p], b[p+1], nil)
+			rows, err := fam.GramRows(context.Background(), pimage.SparseAll(images), b[p], b[p+1], nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +145,7 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 		for f := range stacked {
 			Symmetrize(stacked[f])
 		}
-		famCross, err := fam.Cross(context.Background(), images[:4], images[2:], nil)
+		famCross, err := fam.Cross(context.Background(), pimage.SparseAll(images[:4]), pimage.SparseAll(images[2:]), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 			}
 		}
 		// Cross on a subset equals the plain loop too.
-		c, err := k.Cross(context.Background(), images[:4], images[2:], nil)
+		c, err := k.Cross(context.Background(), pimage.SparseAll(images[:4]), pimage.SparseAll(images[2:]), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,14 +247,14 @@ func TestErrors(t *testing.T) {
 		{"ragged", Kernel{Weights: []float64{1, 1}, Sigma: 1}, [][]float64{{1, 0}, {1}}},
 		{"variant", Kernel{Weights: []float64{1, 1}, Sigma: 1, Variant: 7}, img},
 	} {
-		if _, err := tc.k.Gram(context.Background(), tc.imgs, nil); err == nil {
+		if _, err := tc.k.Gram(context.Background(), pimage.SparseAll(tc.imgs), nil); err == nil {
 			t.Errorf("%s: Gram accepted bad input", tc.name)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	k := Kernel{Weights: []float64{1, 1}, Sigma: 1}
-	if _, err := k.Gram(ctx, img, nil); !errors.Is(err, context.Canceled) {
+	if _, err := k.Gram(ctx, pimage.SparseAll(img), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("Gram on cancelled context: %v", err)
 	}
 }
@@ -283,7 +284,7 @@ json.dump(G.tolist(), sys.stdout)
 `
 	var want [][]float64
 	testenv.RunJSON(t, py, []string{"-c", script}, in, &want)
-	g, err := Kernel{Weights: w, Sigma: sigma}.Gram(context.Background(), images, nil)
+	g, err := Kernel{Weights: w, Sigma: sigma}.Gram(context.Background(), pimage.SparseAll(images), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func BenchmarkGram(b *testing.B) {
 	m := Mixture{X: []float64{0.3}, Y: []float64{0.3}, Sigma: []float64{0.5}, W: []float64{1}}
 	k := Kernel{Weights: m.PixelWeights(centres), Sigma: 0.1}
 	for b.Loop() {
-		if _, err := k.Gram(context.Background(), images, nil); err != nil {
+		if _, err := k.Gram(context.Background(), pimage.SparseAll(images), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -47,7 +48,7 @@ type SplitKernels struct {
 // out, when it holds the kernels of earlier splits of the same shapes,
 // is overwritten in place, so that successive groups of splits (as a
 // memory budget allows) reuse one allocation.
-func Splits(ctx context.Context, images [][]float64, sigma float64, v Variant, splits []Split, out []SplitKernels, prog progress.Func) ([]SplitKernels, error) {
+func Splits(ctx context.Context, images []pimage.Sparse, sigma float64, v Variant, splits []Split, out []SplitKernels, prog progress.Func) ([]SplitKernels, error) {
 	if len(splits) == 0 {
 		return nil, fmt.Errorf("kernel: splits need images (%d) and splits (%d)", len(images), len(splits))
 	}
@@ -83,11 +84,11 @@ type PairVisitor interface {
 // SplitsVisit is Splits that also shows every pair of images, with its
 // pixel terms, to visit (when not nil; then splits may be empty): one
 // pass over the pairs serves both.
-func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Variant, splits []Split, out []SplitKernels, visit PairVisitor, prog progress.Func) ([]SplitKernels, error) {
+func SplitsVisit(ctx context.Context, images []pimage.Sparse, sigma float64, v Variant, splits []Split, out []SplitKernels, visit PairVisitor, prog progress.Func) ([]SplitKernels, error) {
 	if len(images) == 0 || (len(splits) == 0 && visit == nil) {
 		return nil, fmt.Errorf("kernel: splits need images (%d) and splits (%d)", len(images), len(splits))
 	}
-	if err := checkImages(images, len(images[0])); err != nil {
+	if err := checkImages(images, images[0].Len); err != nil {
 		return nil, err
 	}
 	n := len(images)
@@ -97,7 +98,7 @@ func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Varia
 	var all [][]float64
 	for q, sp := range splits {
 		fam := Family{Weights: sp.Weights, Sigma: sigma, Variant: v}
-		if err := fam.validate(len(images[0])); err != nil {
+		if err := fam.validate(images[0].Len); err != nil {
 			return nil, fmt.Errorf("split %d: %w", q, err)
 		}
 		role[q] = make([]int32, n)
@@ -118,10 +119,10 @@ func SplitsVisit(ctx context.Context, images [][]float64, sigma float64, v Varia
 	out = shapeSplits(splits, out)
 	if len(all) == 0 {
 		// Only the visitor's pass: one weight vector of zeros, unused.
-		all = [][]float64{make([]float64, len(images[0]))}
+		all = [][]float64{make([]float64, images[0].Len)}
 	}
 	fam := Family{Weights: all, Sigma: sigma, Variant: v}
-	if err := fam.validate(len(images[0])); err != nil {
+	if err := fam.validate(images[0].Len); err != nil {
 		return nil, err
 	}
 	sp := fam.prepare(images, fam.kernel(0).pixelFunc())

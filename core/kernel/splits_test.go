@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -54,7 +55,7 @@ func TestSplitsMatchFamily(t *testing.T) {
 			splits = append(splits, s)
 		}
 		var err error
-		out, err = Splits(context.Background(), images, tc.sigma, tc.v, splits, out, nil)
+		out, err = Splits(context.Background(), pimage.SparseAll(images), tc.sigma, tc.v, splits, out, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,11 +67,11 @@ func TestSplitsMatchFamily(t *testing.T) {
 				return im
 			}
 			fam := Family{Weights: s.Weights, Sigma: tc.sigma, Variant: tc.v}
-			g, err := fam.Gram(context.Background(), pick(s.Train), nil)
+			g, err := fam.Gram(context.Background(), pimage.SparseAll(pick(s.Train)), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := fam.Cross(context.Background(), pick(s.Test), pick(s.Train), nil)
+			c, err := fam.Cross(context.Background(), pimage.SparseAll(pick(s.Test)), pimage.SparseAll(pick(s.Train)), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +112,7 @@ func TestSplitsErrors(t *testing.T) {
 		"test twice":  {Weights: w, Train: []int{0}, Test: []int{2, 2}},
 		"test beyond": {Weights: w, Train: []int{0}, Test: []int{-1}},
 	} {
-		if _, err := Splits(context.Background(), images, 0.1, WKPI, []Split{s}, nil, nil); err == nil {
+		if _, err := Splits(context.Background(), pimage.SparseAll(images), 0.1, WKPI, []Split{s}, nil, nil); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -135,15 +136,15 @@ func TestPassesCountPairs(t *testing.T) {
 		run   func(progress.Func) error
 	}{
 		{"gram", n * (n - 1) / 2, func(p progress.Func) error {
-			_, err := SplitsVisit(context.Background(), images, 0.1, WKPI, []Split{{Weights: [][]float64{w}, Train: []int{0, 1, 2}, Test: []int{3}}}, nil, nil, p)
+			_, err := SplitsVisit(context.Background(), pimage.SparseAll(images), 0.1, WKPI, []Split{{Weights: [][]float64{w}, Train: []int{0, 1, 2}, Test: []int{3}}}, nil, nil, p)
 			return err
 		}},
 		{"pairs", n * (n - 1), func(p progress.Func) error {
-			_, err := NewTable(context.Background(), images, 0.1, WKPI, 1<<30, p)
+			_, err := NewTable(context.Background(), pimage.SparseAll(images), 0.1, WKPI, 1<<30, p)
 			return err
 		}},
 		{"gram", n * (n - 1) / 2, func(p progress.Func) error {
-			_, err := Family{Weights: [][]float64{w}, Sigma: 0.1}.Gram(context.Background(), images, p)
+			_, err := Family{Weights: [][]float64{w}, Sigma: 0.1}.Gram(context.Background(), pimage.SparseAll(images), p)
 			return err
 		}},
 	} {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -37,14 +38,10 @@ const tableEntryBytes = 6
 // TableBytes bounds the memory a Table of images takes from above, from
 // each image's non-zero pixel count alone (a pair's entries are at most
 // the sum of its two counts).
-func TableBytes(images [][]float64) int64 {
+func TableBytes(images []pimage.Sparse) int64 {
 	var nnz int64
 	for _, img := range images {
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
+		nnz += int64(len(img.Idx))
 	}
 	n := int64(len(images))
 	return nnz*(n-1)*tableEntryBytes + n*n/2*8
@@ -52,12 +49,12 @@ func TableBytes(images [][]float64) int64 {
 
 // NewTable computes the pair table of images for kernel width sigma, or
 // returns ErrTableTooLarge when TableBytes exceeds maxBytes.
-func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant, maxBytes int64, prog progress.Func) (*Table, error) {
+func NewTable(ctx context.Context, images []pimage.Sparse, sigma float64, v Variant, maxBytes int64, prog progress.Func) (*Table, error) {
 	n := len(images)
 	if n == 0 {
 		return nil, errors.New("kernel: no images")
 	}
-	pixels := len(images[0])
+	pixels := images[0].Len
 	if err := checkImages(images, pixels); err != nil {
 		return nil, err
 	}
@@ -82,6 +79,10 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 	for i, img := range images {
 		supports[i] = supportBits(img)
 	}
+	// differences reads both images of a pair over the union of their
+	// supports, so the table is built from dense images: a table is only
+	// built when it fits the budget, beside which they are small.
+	dense := pimage.DenseAll(images)
 	alt, c := v == Alt, 1/(2*sigma*sigma)
 	// Two passes over row ranges in parallel: count each pair's entries,
 	// then fill them in at their final offsets, so the arrays are
@@ -96,7 +97,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 				return err
 			}
 			for j := i + 1; j < n; j++ {
-				t.off[t.pair(i, j)+1] = int64(differences(images[i], images[j], supports[i], supports[j], alt, c, nil, nil, nil, vectorUnit))
+				t.off[t.pair(i, j)+1] = int64(differences(dense[i], dense[j], supports[i], supports[j], alt, c, nil, nil, nil, vectorUnit))
 			}
 			tick(n - 1 - i)
 		}
@@ -119,7 +120,7 @@ func NewTable(ctx context.Context, images [][]float64, sigma float64, v Variant,
 			for j := i + 1; j < n; j++ {
 				q := t.pair(i, j)
 				e0, e1 := t.off[q], t.off[q+1]
-				differences(images[i], images[j], supports[i], supports[j], alt, c, t.pix[e0:e1], t.val[e0:e1], scratch, vectorUnit)
+				differences(dense[i], dense[j], supports[i], supports[j], alt, c, t.pix[e0:e1], t.val[e0:e1], scratch, vectorUnit)
 			}
 			tick(n - 1 - i)
 		}
@@ -329,12 +330,10 @@ func differences(a, b []float64, sa, sb []uint64, alt bool, c float64, pix []uin
 
 // supportBits is the bitmap of img's non-zero pixels: bit s%64 of word
 // s/64 for pixel s.
-func supportBits(img []float64) []uint64 {
-	w := make([]uint64, (len(img)+63)/64)
-	for s, v := range img {
-		if v != 0 {
-			w[s/64] |= 1 << (s % 64)
-		}
+func supportBits(img pimage.Sparse) []uint64 {
+	w := make([]uint64, (img.Len+63)/64)
+	for _, s := range img.Idx {
+		w[s/64] |= 1 << (s % 64)
 	}
 	return w
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"wkpi-web/core/pimage"
 )
 
 // TestTableMatchesKernel: the table's Gram and cross matrices of any
@@ -36,7 +38,7 @@ func TestTableMatchesKernel(t *testing.T) {
 	}
 	for _, v := range []Variant{WKPI, Alt} {
 		for _, sigma := range []float64{0.05, 0.5} {
-			tab, err := NewTable(context.Background(), images, sigma, v, 1<<30, nil)
+			tab, err := NewTable(context.Background(), pimage.SparseAll(images), sigma, v, 1<<30, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,9 +52,9 @@ func TestTableMatchesKernel(t *testing.T) {
 			}
 			for k, w := range ws {
 				kern := Kernel{Weights: w, Sigma: sigma, Variant: v}
-				want, _ := kern.Gram(context.Background(), pick(sub), nil)
+				want, _ := kern.Gram(context.Background(), pimage.SparseAll(pick(sub)), nil)
 				compare(t, "gram", grams[k], want)
-				wantX, _ := kern.Cross(context.Background(), pick(others), pick(sub), nil)
+				wantX, _ := kern.Cross(context.Background(), pimage.SparseAll(pick(others)), pimage.SparseAll(pick(sub)), nil)
 				compare(t, "cross", crosses[k], wantX)
 				// Alone in its pass: the same bits.
 				alone, err := tab.Grams(context.Background(), ws[k:k+1], sub)
@@ -101,7 +103,7 @@ func TestTableEntries(t *testing.T) {
 		}
 	}
 	for _, v := range []Variant{WKPI, Alt} {
-		tab, err := NewTable(context.Background(), images, 0.3, v, 1<<30, nil)
+		tab, err := NewTable(context.Background(), pimage.SparseAll(images), 0.3, v, 1<<30, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,13 +146,13 @@ func compare(t *testing.T, what string, got, want [][]float64) {
 func TestTableErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	images, _ := blobImages(rng, 5, 4, 4)
-	if _, err := NewTable(context.Background(), images, 0.1, WKPI, 10, nil); !errors.Is(err, ErrTableTooLarge) {
+	if _, err := NewTable(context.Background(), pimage.SparseAll(images), 0.1, WKPI, 10, nil); !errors.Is(err, ErrTableTooLarge) {
 		t.Errorf("tiny budget: %v, want ErrTableTooLarge", err)
 	}
 	if _, err := NewTable(context.Background(), nil, 0.1, WKPI, 1<<20, nil); err == nil {
 		t.Error("no images: no error")
 	}
-	tab, err := NewTable(context.Background(), images, 0.1, WKPI, 1<<20, nil)
+	tab, err := NewTable(context.Background(), pimage.SparseAll(images), 0.1, WKPI, 1<<20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

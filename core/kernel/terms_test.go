@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"wkpi-web/core/pimage"
 )
 
 // TestSubTermsBits checks SubTerms (four at a time with AVX2 on amd64)
@@ -67,15 +69,15 @@ func TestCommonMatches(t *testing.T) {
 			}
 		}
 		fam := Family{Weights: [][]float64{make([]float64, N)}, Sigma: 0.3}
-		sp := fam.prepare(images, fam.kernel(0).pixelFunc())
+		sp := fam.prepare(pimage.SparseAll(images), fam.kernel(0).pixelFunc())
 		var rw row
 		rw.set(&sp[0])
 		b := &sp[1]
 		m := len(b.idx)
 		at, diff, g := make([]int32, m), make([]float64, m), make([]float64, m)
 		at2, diff2, g2 := make([]int32, m), make([]float64, m), make([]float64, m)
-		e := Common(sp[0].bits, b.bits, b.rank, sp[0].img, rw.f, b.val, b.f, at, diff, g)
-		e2 := commonGo(sp[0].bits, b.bits, b.rank, sp[0].img, rw.f, b.val, b.f, at2, diff2, g2)
+		e := Common(sp[0].bits, b.bits, b.rank, rw.v, rw.f, b.val, b.f, at, diff, g)
+		e2 := commonGo(sp[0].bits, b.bits, b.rank, rw.v, rw.f, b.val, b.f, at2, diff2, g2)
 		if e != e2 || !reflect.DeepEqual(at[:e], at2[:e2]) || !reflect.DeepEqual(diff[:e], diff2[:e2]) || !reflect.DeepEqual(g[:e], g2[:e2]) {
 			t.Fatalf("trial %d (%d pixels): %d common pixels %v, want %d %v", trial, N, e, at[:e], e2, at2[:e2])
 		}
@@ -132,7 +134,7 @@ func TestDifferencesBits(t *testing.T) {
 				b[s] = a[s]
 			}
 		}
-		sa, sb := supportBits(a), supportBits(b)
+		sa, sb := supportBits(pimage.NewSparse(a)), supportBits(pimage.NewSparse(b))
 		for _, alt := range []bool{false, true} {
 			c := 1 / (2 * 0.05 * 0.05)
 			n := differences(a, b, sa, sb, alt, c, nil, nil, nil, false)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"wkpi-web/core/learn"
+	"wkpi-web/core/pimage"
 )
 
 // Two classes of 1 x 2 "images" that differ only in their first pixel; a
@@ -15,7 +16,7 @@ func ExampleLearn() {
 	centres := [][2]float64{{0, 0}, {1, 0}}
 	images := [][]float64{{1, 0.3}, {1, 0.9}, {1.1, 0.1}, {0, 0.2}, {0.1, 0.8}, {0, 0.5}}
 	labels := []int{0, 0, 0, 1, 1, 1}
-	sums, err := learn.NewPairSums(context.Background(), images, labels, nil, 1, 0.5, nil)
+	sums, err := learn.NewPairSums(context.Background(), pimage.SparseAll(images), labels, nil, 1, 0.5, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/wire"
 )
@@ -414,7 +415,7 @@ const maxBatchStep = 0.1
 // at any fixed mixture, so the cost test of Fit does not apply. Trace.Cost
 // holds each batch's cost before its step. With
 // o.BatchSize <= 0 or >= the number of images it is Fit on the whole set.
-func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres [][2]float64, sigma float64, init kernel.Mixture, o Options, prog progress.Func) (kernel.Mixture, Trace, error) {
+func LearnBatched(ctx context.Context, images []pimage.Sparse, labels []int, centres [][2]float64, sigma float64, init kernel.Mixture, o Options, prog progress.Func) (kernel.Mixture, Trace, error) {
 	o = o.withDefaults()
 	n := len(images)
 	if o.BatchSize <= 0 || o.BatchSize >= n {
@@ -449,7 +450,7 @@ func LearnBatched(ctx context.Context, images [][]float64, labels []int, centres
 	calm := 0                   // steps in a row that moved theta by <= Tol
 	for step := 0; step < o.MaxIter; step++ {
 		batch := stratified(byClass, o.BatchSize, n, rng)
-		bImages := make([][]float64, len(batch))
+		bImages := make([]pimage.Sparse, len(batch))
 		bLabels := make([]int, len(batch))
 		for q, i := range batch {
 			bImages[q], bLabels[q] = images[i], labels[i]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 )
 
 // synth returns n two-channel persistence-image-like vectors on a
@@ -77,7 +78,7 @@ func TestPairSumsMatchDirectCosts(t *testing.T) {
 	for i := range folds {
 		folds[i] = (i * 7) % nFolds
 	}
-	sums, err := NewPairSums(context.Background(), images, labels, folds, nFolds, sigma, nil)
+	sums, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, folds, nFolds, sigma, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestPairSumsMatchDirectCosts(t *testing.T) {
 	b := kernel.BalancedSplit(len(images), 3)
 	var merged *PairSums
 	for p := 0; p < 3; p++ {
-		part, err := NewPairSumsRows(context.Background(), images, labels, folds, nFolds, sigma, b[p], b[p+1], nil)
+		part, err := NewPairSumsRows(context.Background(), pimage.SparseAll(images), labels, folds, nFolds, sigma, b[p], b[p+1], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestLaplacianHandWorked(t *testing.T) {
 func testProblem(t *testing.T) (Problem, kernel.Mixture) {
 	t.Helper()
 	images, labels, centres, points := synth(2, 30, 10)
-	sums, err := NewPairSums(context.Background(), images, labels, nil, 1, 0.3, nil)
+	sums, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, nil, 1, 0.3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestLearnFoldAndBatched(t *testing.T) {
 	for i := range folds {
 		folds[i] = i % 5
 	}
-	sums, err := NewPairSums(context.Background(), images, labels, folds, 5, 0.3, nil)
+	sums, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, folds, 5, 0.3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,11 +323,11 @@ func TestLearnFoldAndBatched(t *testing.T) {
 
 	o.BatchSize = 16
 	o.MaxIter = 100
-	mix1, tr1, err := LearnBatched(context.Background(), images, labels, centres, 0.3, init, o, nil)
+	mix1, tr1, err := LearnBatched(context.Background(), pimage.SparseAll(images), labels, centres, 0.3, init, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mix2, _, err := LearnBatched(context.Background(), images, labels, centres, 0.3, init, o, nil)
+	mix2, _, err := LearnBatched(context.Background(), pimage.SparseAll(images), labels, centres, 0.3, init, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,11 +344,11 @@ func TestLearnFoldAndBatched(t *testing.T) {
 	}
 	// A batch as large as the set is plain Fit on all of it.
 	o.BatchSize = len(images)
-	whole, _, err := LearnBatched(context.Background(), images, labels, centres, 0.3, init, o, nil)
+	whole, _, err := LearnBatched(context.Background(), pimage.SparseAll(images), labels, centres, 0.3, init, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := NewPairSums(context.Background(), images, labels, nil, 1, 0.3, nil)
+	one, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, nil, 1, 0.3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,13 +450,13 @@ func TestErrorsAndCancel(t *testing.T) {
 		{"fold range", labels, []int{0, 0, 0, 0, 0, 5}, 2, 1},
 		{"sigma", labels, nil, 1, 0},
 	} {
-		if _, err := NewPairSums(ctx, images, tc.labels, tc.folds, tc.nFolds, tc.sigma, nil); err == nil {
+		if _, err := NewPairSums(ctx, pimage.SparseAll(images), tc.labels, tc.folds, tc.nFolds, tc.sigma, nil); err == nil {
 			t.Errorf("%s: NewPairSums accepted bad input", tc.name)
 		}
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := NewPairSums(cancelled, images, labels, nil, 1, 1, nil); !errors.Is(err, context.Canceled) {
+	if _, err := NewPairSums(cancelled, pimage.SparseAll(images), labels, nil, 1, 1, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("NewPairSums on cancelled context: %v", err)
 	}
 	prob, init := testProblem(t)
@@ -517,7 +518,7 @@ func BenchmarkPairSums(b *testing.B) {
 		folds[i] = i % 10
 	}
 	for b.Loop() {
-		if _, err := NewPairSums(context.Background(), images, labels, folds, 10, 0.3, nil); err != nil {
+		if _, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, folds, 10, 0.3, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -529,7 +530,7 @@ func BenchmarkLearn(b *testing.B) {
 	for i := range folds {
 		folds[i] = i % 10
 	}
-	sums, err := NewPairSums(context.Background(), images, labels, folds, 10, 0.3, nil)
+	sums, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, folds, 10, 0.3, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

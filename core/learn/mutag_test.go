@@ -8,6 +8,7 @@ import (
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -68,7 +69,7 @@ func TestMUTAGContrast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := meanD2(set.Images, init.PixelWeights(centres), sigma)
+	start := meanD2(pimage.DenseAll(set.Images), init.PixelWeights(centres), sigma)
 	for _, tc := range []struct {
 		name     string
 		o        learn.Options
@@ -81,7 +82,7 @@ func TestMUTAGContrast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := meanD2(set.Images, mix.PixelWeights(centres), sigma) / start
+		got := meanD2(pimage.DenseAll(set.Images), mix.PixelWeights(centres), sigma) / start
 		if got < tc.min || got > tc.max {
 			t.Errorf("%s: mean D^2 learned / initial = %.3g, want in [%g, %g] (mixture %+v)", tc.name, got, tc.min, tc.max, mix)
 		}

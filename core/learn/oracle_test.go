@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/testenv"
 )
 
@@ -43,7 +44,7 @@ print(json.dumps([tc, tc + pen + bar + pri]))
 `
 	var want [2]float64
 	testenv.RunJSON(t, py, []string{"-c", script}, in, &want)
-	sums, err := NewPairSums(context.Background(), images, labels, nil, 1, sigma, nil)
+	sums, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, nil, 1, sigma, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

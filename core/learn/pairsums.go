@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -44,12 +45,12 @@ func (p *PairSums) blockPair(b1, b2 int) int {
 // NewPairSums accumulates the block sums over all pairs of images in one
 // pass. labels are classes 0..k-1, folds[i] in 0..nFolds-1 is the CV fold of
 // image i (folds may be nil for a single fold).
-func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, prog progress.Func) (*PairSums, error) {
+func NewPairSums(ctx context.Context, images []pimage.Sparse, labels, folds []int, nFolds int, sigma float64, prog progress.Func) (*PairSums, error) {
 	n := len(images)
 	if err := checkImages(images, labels, sigma, 0, n); err != nil {
 		return nil, err
 	}
-	// One sparse copy for all workers.
+	// Prepared once for all workers.
 	sp := sparseOf(images, sigma)
 	b := kernel.BalancedSplit(n, kernel.Parts(n))
 	parts := make([]*PairSums, len(b)-1)
@@ -73,7 +74,7 @@ func NewPairSums(ctx context.Context, images [][]float64, labels, folds []int, n
 // NewPairSumsRows accumulates only the pairs (i, j) with i0 <= i < i1 and
 // j > i, so that workers given disjoint row ranges (kernel.BalancedSplit)
 // produce partial sums to merge with Add.
-func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+func NewPairSumsRows(ctx context.Context, images []pimage.Sparse, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
 	if err := checkImages(images, labels, sigma, i0, i1); err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func NewPairSumsRows(ctx context.Context, images [][]float64, labels, folds []in
 }
 
 // checkImages checks a pass's images, labels, sigma and row range.
-func checkImages(images [][]float64, labels []int, sigma float64, i0, i1 int) error {
+func checkImages(images []pimage.Sparse, labels []int, sigma float64, i0, i1 int) error {
 	n := len(images)
 	if n == 0 {
 		return fmt.Errorf("learn: no images")
@@ -95,20 +96,18 @@ func checkImages(images [][]float64, labels []int, sigma float64, i0, i1 int) er
 	if i0 < 0 || i1 > n || i0 > i1 {
 		return fmt.Errorf("learn: row range [%d, %d) outside [0, %d)", i0, i1, n)
 	}
-	N := len(images[0])
+	N := images[0].Len
 	for i, img := range images {
-		if len(img) != N {
-			return fmt.Errorf("learn: image %d has %d pixels, want %d", i, len(img), N)
+		if img.Len != N {
+			return fmt.Errorf("learn: image %d has %d pixels, want %d", i, img.Len, N)
 		}
 	}
 	return nil
 }
 
-// sparseImages are a pass's images reduced to their non-zero pixels:
-// image i's pixels idx[i], their values val[i] (reading them from the
-// dense image would fetch most of its cache lines for every pair, the
-// pass's bottleneck on thousands of images) and m0[i], M against an exact
-// zero; and its support as a bitmap (bit s%64 of bits[i][s/64]) with
+// sparseImages are a pass's images as their non-zero pixels: image i's
+// pixels idx[i] and their values val[i] (the pimage.Sparse's own slices)
+// and m0[i], M against an exact zero; and its support as a bitmap (bit s%64 of bits[i][s/64]) with
 // rank[i][q], the support pixels in words before q, so that a pair's
 // common pixels are found by ANDing two bitmaps.
 type sparseImages struct {
@@ -118,42 +117,31 @@ type sparseImages struct {
 	rank    [][]int32
 }
 
-func sparseOf(images [][]float64, sigma float64) *sparseImages {
+func sparseOf(images []pimage.Sparse, sigma float64) *sparseImages {
 	n := len(images)
 	c := 1 / (2 * sigma * sigma)
 	sp := &sparseImages{idx: make([][]int32, n), val: make([][]float64, n), m0: make([][]float64, n), bits: make([][]uint64, n), rank: make([][]int32, n)}
 	for i, img := range images {
-		nnz := 0
-		for _, v := range img {
-			if v != 0 {
-				nnz++
-			}
-		}
-		// Exact sizes: append's spare capacity would cost a third more
-		// memory on thousands of images.
-		words := (len(img) + 63) / 64
-		idx, val, m0 := make([]int32, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, nnz)
+		words := (img.Len + 63) / 64
+		m0 := make([]float64, len(img.Val))
 		bw, rank := make([]uint64, words), make([]int32, words)
-		for s, v := range img {
-			if v != 0 {
-				idx = append(idx, int32(s))
-				val = append(val, v)
-				m0 = append(m0, kernel.WKPITerm(v*v*c))
-				bw[s/64] |= 1 << (s % 64)
-			}
+		for n, s := range img.Idx {
+			v := img.Val[n]
+			m0[n] = kernel.WKPITerm(v * v * c)
+			bw[s/64] |= 1 << (s % 64)
 		}
 		for q := 1; q < words; q++ {
 			rank[q] = rank[q-1] + int32(bits.OnesCount64(bw[q-1]))
 		}
-		sp.idx[i], sp.val[i], sp.m0[i], sp.bits[i], sp.rank[i] = idx, val, m0, bw, rank
+		sp.idx[i], sp.val[i], sp.m0[i], sp.bits[i], sp.rank[i] = img.Idx, img.Val, m0, bw, rank
 	}
 	return sp
 }
 
 // rows is NewPairSumsRows on the sparse images sp of images.
-func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
+func (sp *sparseImages) rows(ctx context.Context, images []pimage.Sparse, labels, folds []int, nFolds int, sigma float64, i0, i1 int, prog progress.Func) (*PairSums, error) {
 	n := len(images)
-	part, err := newSumsPart(labels, folds, nFolds, len(images[0]))
+	part, err := newSumsPart(labels, folds, nFolds, images[0].Len)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +154,14 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 	// correction.
 	var at []int32
 	var ds, gs []float64
+	a := make([]float64, images[0].Len) // the row's image, dense
 	for i := i1 - 1; i >= i0; i-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		a := images[i]
+		for n, s := range sp.idx[i] {
+			a[s] = sp.val[i][n]
+		}
 		part.row(i, sp.idx[i], sp.m0[i])
 		abits, rowM0 := sp.bits[i], part.rowM0
 		for j := i + 1; j < n; j++ {
@@ -183,6 +174,9 @@ func (sp *sparseImages) rows(ctx context.Context, images [][]float64, labels, fo
 			part.pair(j, at[:e], gs[:e])
 		}
 		part.rowDone(i, sp.idx[i], sp.m0[i])
+		for _, s := range sp.idx[i] {
+			a[s] = 0
+		}
 		prog.Report("pair sums", i1-i, i1-i0)
 	}
 	return part.p, nil

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 	"wkpi-web/core/progress"
 )
 
@@ -35,7 +36,7 @@ func TestPairSumsBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := NewPairSums(context.Background(), images, labels, folds, 4, sigma, nil)
+		got, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, folds, 4, sigma, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestPairSumsBits(t *testing.T) {
 				}
 			}
 		}
-		rows, err := NewPairSumsRows(context.Background(), images, labels, folds, 4, sigma, 3, 29, nil)
+		rows, err := NewPairSumsRows(context.Background(), pimage.SparseAll(images), labels, folds, 4, sigma, 3, 29, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,11 +230,11 @@ func TestSumsVisitorBits(t *testing.T) {
 		splits = append(splits, kernel.Split{Weights: [][]float64{weights()}, Train: train, Test: test})
 	}
 	const sigma = 0.2
-	want, err := NewPairSums(context.Background(), images, labels, folds, 5, sigma, nil)
+	want, err := NewPairSums(context.Background(), pimage.SparseAll(images), labels, folds, 5, sigma, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := kernel.Splits(context.Background(), images, sigma, kernel.WKPI, splits, nil, nil)
+	plain, err := kernel.Splits(context.Background(), pimage.SparseAll(images), sigma, kernel.WKPI, splits, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestSumsVisitorBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := kernel.SplitsVisit(context.Background(), images, sigma, kernel.WKPI, sp, nil, v, nil)
+		out, err := kernel.SplitsVisit(context.Background(), pimage.SparseAll(images), sigma, kernel.WKPI, sp, nil, v, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"wkpi-web/core/kernel"
+	"wkpi-web/core/pimage"
 )
 
 // TestPairSumsTable: sums from a pair table over a subset equal the direct
@@ -13,7 +14,7 @@ import (
 func TestPairSumsTable(t *testing.T) {
 	images, labels, _, _ := synth(5, 24, 6)
 	const sigma = 0.3
-	tab, err := kernel.NewTable(context.Background(), images, sigma, kernel.WKPI, 1<<30, nil)
+	tab, err := kernel.NewTable(context.Background(), pimage.SparseAll(images), sigma, kernel.WKPI, 1<<30, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestPairSumsTable(t *testing.T) {
 	for i, s := range subset {
 		subImages[i], subLabels[i], folds[i] = images[s], labels[s], i%3
 	}
-	want, err := NewPairSums(context.Background(), subImages, subLabels, folds, 3, sigma, nil)
+	want, err := NewPairSums(context.Background(), pimage.SparseAll(subImages), subLabels, folds, 3, sigma, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestPairSumsTable(t *testing.T) {
 			}
 		}
 	}
-	alt, _ := kernel.NewTable(context.Background(), images, sigma, kernel.Alt, 1<<30, nil)
+	alt, _ := kernel.NewTable(context.Background(), pimage.SparseAll(images), sigma, kernel.Alt, 1<<30, nil)
 	if _, err := NewPairSumsTable(context.Background(), alt, subset, subLabels, folds, 3); err == nil {
 		t.Error("altWKPI table: no error")
 	}

@@ -103,7 +103,7 @@ func New(t Trained) (*Model, error) {
 			return nil, fmt.Errorf("model: support vector %d outside the %d training samples", sv, len(t.Train))
 		}
 		index[sv] = i
-		support[i] = t.Set.Images[t.Train[sv]]
+		support[i] = t.Set.Images[t.Train[sv]].Dense()
 		if diagrams != nil {
 			diagrams[i] = t.Set.GraphDiagrams(t.Train[sv])
 		}

@@ -12,5 +12,7 @@
 // Layout: a Grid has Rows rows along persistence and Cols columns along
 // birth. Pixel (r, c) covers births [MinX + c·Pixel, MinX + (c+1)·Pixel]
 // and persistences [MinY + r·Pixel, MinY + (r+1)·Pixel]; images are stored
-// row-major, index r·Cols + c, so row 0 is the lowest persistence.
+// row-major, index r·Cols + c, so row 0 is the lowest persistence. A
+// dataset's images are kept as their non-zero pixels (Sparse): most of a
+// multi-channel image is zero.
 package pimage

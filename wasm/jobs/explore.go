@@ -44,6 +44,6 @@ func (w *Worker) explore(ctx context.Context, ds *graph.Dataset, req protocol.Re
 	}
 	gr := e.Set.Grid
 	ex.Grid = protocol.Grid{MinX: gr.MinX, MinY: gr.MinY, Pixel: gr.Pixel, Rows: gr.Rows, Cols: gr.Cols}
-	resp.Arrays["image"] = e.Set.Images[req.Graph]
+	resp.Arrays["image"] = e.Set.Images[req.Graph].Dense()
 	return resp, nil
 }
