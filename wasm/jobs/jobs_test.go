@@ -389,7 +389,7 @@ func TestExploreImageIsTheTrainingImage(t *testing.T) {
 			if !reflect.DeepEqual(r.Explored.Channels, s.Channels) {
 				t.Errorf("channels %q, want %q", r.Explored.Channels, s.Channels)
 			}
-			if !reflect.DeepEqual(r.Arrays["image"], set.Images[tc.graph]) {
+			if !reflect.DeepEqual(r.Arrays["image"], set.Images[tc.graph].Dense()) {
 				t.Errorf("image of graph %d differs from features.Compute's", tc.graph)
 			}
 			// The same diagrams as the features', in the same JSON.
