@@ -4,10 +4,12 @@
 // 3.1 and 3.3, and the alternative kernel of their Remark 2 (altWKPI, in
 // the form below as we read that remark).
 //
-// A persistence image is a []float64 of N pixels; several channels (for
-// example the dim-0 and dim-1 images) are concatenated, each on the same
-// grid, and the pixel centres are given as N (birth, persistence) pairs, so
-// the centres repeat per channel. The weight function is a Mixture of m
+// A persistence image is a vector of N pixels, a []float64 or, for the
+// sets of images the Gram, cross and split passes take, a pimage.Sparse
+// of its non-zero pixels; several channels (for example the dim-0 and
+// dim-1 images) are concatenated, each on the same grid, and the pixel
+// centres are given as N (birth, persistence) pairs, so the centres repeat
+// per channel. The weight function is a Mixture of m
 // Gaussians, evaluated once at the pixel centres to give pixel weights w_s.
 //
 // With sigma the kernel width,
