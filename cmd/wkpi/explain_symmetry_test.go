@@ -178,11 +178,7 @@ func TestExplainWasm(t *testing.T) {
 		t.Fatalf("Go's wasm runner: %v", err)
 	}
 	wasm := filepath.Join(t.TempDir(), "wkpi.wasm")
-	build := exec.Command("go", "build", "-o", wasm, ".")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("GOOS=js GOARCH=wasm go build: %v\n%s", err, out)
-	}
+	testenv.GoWasm(t, "build", "-o", wasm, ".")
 	for _, name := range []string{"default", "labels"} {
 		code, stdout, stderr := wkpi(t, "explain", "-model", models[name], "-format", "json", smi)
 		if code != 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 
 	"wkpi-web/core/pimage"
@@ -210,18 +209,14 @@ func PassBytes(images []pimage.Sparse) int64 {
 func (fam Family) prepare(images []pimage.Sparse, f func(float64) float64) []sparse {
 	out := make([]sparse, len(images))
 	for i, img := range images {
-		words := (img.Len + 63) / 64
-		sp := sparse{n: img.Len, idx: img.Idx, val: img.Val, f: make([]float64, len(img.Val)), tot: make([]float64, len(fam.Weights)),
-			bits: supportBits(img), rank: make([]int32, words)}
+		sp := sparse{n: img.Len, idx: img.Idx, val: img.Val, f: make([]float64, len(img.Val)), tot: make([]float64, len(fam.Weights))}
+		sp.bits, sp.rank = Support(img)
 		for n, s := range img.Idx {
 			fv := f(img.Val[n])
 			sp.f[n] = fv
 			for k, w := range fam.Weights {
 				sp.tot[k] += w[s] * fv
 			}
-		}
-		for q := 1; q < words; q++ {
-			sp.rank[q] = sp.rank[q-1] + int32(bits.OnesCount64(sp.bits[q-1]))
 		}
 		out[i] = sp
 	}

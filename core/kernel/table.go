@@ -328,6 +328,18 @@ func differences(a, b []float64, sa, sb []uint64, alt bool, c float64, pix []uin
 	return e
 }
 
+// Support is img's support as Common reads it: the bitmap of its non-zero
+// pixels (bit s%64 of word s/64 for pixel s) and, for each word q, the
+// non-zero pixels in the words before it.
+func Support(img pimage.Sparse) (words []uint64, rank []int32) {
+	words = supportBits(img)
+	rank = make([]int32, len(words))
+	for q := 1; q < len(words); q++ {
+		rank[q] = rank[q-1] + int32(bits.OnesCount64(words[q-1]))
+	}
+	return words, rank
+}
+
 // supportBits is the bitmap of img's non-zero pixels: bit s%64 of word
 // s/64 for pixel s.
 func supportBits(img pimage.Sparse) []uint64 {

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -33,9 +32,7 @@ func TestVectorLoopsWasm(t *testing.T) {
 		return string(out)
 	}
 	run(exec.Command(wat, "terms_wasm.wat", "-o", kernelWasm))
-	build := exec.Command(goTool, "test", "-c", "-tags", "wkpisimd", "-o", testWasm, ".")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	run(build)
+	testenv.GoWasm(t, "test", "-c", "-tags", "wkpisimd", "-o", testWasm, ".")
 	goroot := strings.TrimSpace(run(exec.Command(goTool, "env", "GOROOT")))
 	out := run(exec.Command(node, "--stack-size=8192", "testdata/wasm_exec_kernel.js", filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"),
 		kernelWasm, testWasm, "-test.v", "-test.run", "^(TestSubTermsBits|TestCommonMatches|TestDivergencesBits|TestDots2Bits|TestDifferencesBits)$"))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -122,18 +121,12 @@ func sparseOf(images []pimage.Sparse, sigma float64) *sparseImages {
 	c := 1 / (2 * sigma * sigma)
 	sp := &sparseImages{idx: make([][]int32, n), val: make([][]float64, n), m0: make([][]float64, n), bits: make([][]uint64, n), rank: make([][]int32, n)}
 	for i, img := range images {
-		words := (img.Len + 63) / 64
 		m0 := make([]float64, len(img.Val))
-		bw, rank := make([]uint64, words), make([]int32, words)
-		for n, s := range img.Idx {
-			v := img.Val[n]
+		for n, v := range img.Val {
 			m0[n] = kernel.WKPITerm(v * v * c)
-			bw[s/64] |= 1 << (s % 64)
 		}
-		for q := 1; q < words; q++ {
-			rank[q] = rank[q-1] + int32(bits.OnesCount64(bw[q-1]))
-		}
-		sp.idx[i], sp.val[i], sp.m0[i], sp.bits[i], sp.rank[i] = img.Idx, img.Val, m0, bw, rank
+		sp.bits[i], sp.rank[i] = kernel.Support(img)
+		sp.idx[i], sp.val[i], sp.m0[i] = img.Idx, img.Val, m0
 	}
 	return sp
 }

@@ -71,6 +71,23 @@ func Tool(tb testing.TB, name, hint string) string {
 	return path
 }
 
+// GoWasm runs the go command with args for GOOS=js GOARCH=wasm in the
+// test's directory (a build, a test binary, a listing) and returns its
+// standard output; it fails the test with the command's output if the
+// command fails.
+func GoWasm(tb testing.TB, args ...string) string {
+	tb.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("GOOS=js GOARCH=wasm go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
+	}
+	return string(out)
+}
+
 // missing skips the test for want of what msg names, or fails it under
 // CI=true, where .ci/run must have installed it.
 func missing(tb testing.TB, msg string) {

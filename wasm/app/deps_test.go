@@ -3,11 +3,12 @@ package main
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"wkpi-web/core/testenv"
 )
 
 // TestPageLinksNoPipeline: the page's binary (GOOS=js GOARCH=wasm) links
@@ -19,13 +20,7 @@ import (
 // downloads this binary.
 func TestPageLinksNoPipeline(t *testing.T) {
 	touchSources(t)
-	cmd := exec.Command("go", "list", "-deps", ".")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	deps := strings.Fields(string(out))
+	deps := strings.Fields(testenv.GoWasm(t, "list", "-deps", "."))
 	var own, bad []string
 	for _, p := range deps {
 		if strings.HasPrefix(p, "wkpi-web/") {
@@ -56,13 +51,7 @@ var leaves = []string{"wkpi-web/core/spec", "wkpi-web/core/wire", "wkpi-web/core
 // standard library alone.
 func TestLeavesAreLeaves(t *testing.T) {
 	for _, leaf := range leaves {
-		cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, leaf)
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", leaf, err)
-		}
-		for _, p := range strings.Fields(string(out)) {
+		for _, p := range strings.Fields(testenv.GoWasm(t, "list", "-f", `{{join .Imports " "}}`, leaf)) {
 			if strings.Contains(p, ".") || strings.HasPrefix(p, "wkpi-web/") {
 				t.Errorf("%s imports %s", leaf, p)
 			}

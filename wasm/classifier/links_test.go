@@ -1,12 +1,13 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"wkpi-web/core/testenv"
 )
 
 // TestLinksNoTraining: the classifier program (GOOS=js GOARCH=wasm) links
@@ -21,11 +22,7 @@ func TestLinksNoTraining(t *testing.T) {
 		t.Skip("builds the classifier program")
 	}
 	bin := filepath.Join(t.TempDir(), "classifier.wasm")
-	build := exec.Command("go", "build", "-trimpath", "-tags", "wkpisimd", "-o", bin, ".")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	testenv.GoWasm(t, "build", "-trimpath", "-tags", "wkpisimd", "-o", bin, ".")
 	out, err := exec.Command("go", "run", "../../cmd/wasmsize", "-top", "0", "-q", "1", bin).Output()
 	if err != nil {
 		t.Fatalf("wasmsize: %v", err)
