@@ -10,10 +10,14 @@ import (
 // TestFinalInPasses: a cross-validation on the direct path that also
 // trains the final model (Plan.Final) gives the folds it gives without
 // it, and the model Train gives: the same SVM choice, support vectors
-// and classes on every graph, decision values within 1e-5 of their largest (the passes
-// keep Gram matrices in float32 and sum the pairs fold by fold, where
-// Train keeps float64 and one running sum).
+// and classes on every graph, decision values within svmTol of their
+// largest. The two Gram matrices differ by rounding (the passes keep them
+// in float32 and sum the pairs fold by fold, where Train keeps float64 and
+// one running sum), and SMO stops anywhere its KKT violation is below its
+// tolerance: on a dual with several optima (the toy set at C = 10 has
+// support vectors at the bound) the two stops differ by up to that much.
 func TestFinalInPasses(t *testing.T) {
+	const svmTol = 1e-3 // svm.Options' default Tol
 	with := toyConfig()
 	with.SVM = DefaultSVMGrid()
 	final := &Final{Dataset: "toy", Classes: []string{"tree", "cycle"}}
@@ -77,7 +81,7 @@ func TestFinalInPasses(t *testing.T) {
 				}
 			}
 			worst /= scale
-			if worst > 1e-5 {
+			if worst > svmTol {
 				t.Errorf("SVM choice %v, plan %+v: decision values differ from Train's model's by up to %.3g of the largest", cfg.SVM != nil, plan, worst)
 			}
 			t.Logf("SVM choice %v, plan %+v: decision values within %.2g of the largest of Train's model's", cfg.SVM != nil, plan.Only, worst)
