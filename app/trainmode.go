@@ -112,13 +112,14 @@ func modeText(f protocol.Training, molecules bool) string {
 }
 
 // withMode returns f in mode name (a Modes name): that preset's further
-// descriptors, node labels off, every other setting as it was.
+// descriptors, node labels and automatic choice of images (the molecules
+// preset fixes unit images), every other setting as it was.
 func withMode(f protocol.Training, name string) protocol.Training {
 	p, ok := spec.Presets()[name]
 	if !ok {
 		return f
 	}
 	s := p()
-	f.Extra, f.Labels = s.Extra, s.Labels
+	f.Extra, f.Labels, f.Auto = s.Extra, s.Labels, s.Auto
 	return f
 }

@@ -50,19 +50,20 @@ func TestSettingsMode(t *testing.T) {
 	}
 }
 
-// TestWithMode: the switch changes the further descriptors and node
-// labels to its preset's and keeps every other setting.
+// TestWithMode: the switch changes the further descriptors, node labels
+// and automatic choice of images to its preset's and keeps every other
+// setting.
 func TestWithMode(t *testing.T) {
 	f := protocol.Training{Spec: spec.Defaults()}
 	f.Folds, f.Sigma, f.Labels = 5, 0.5, true
 	m := withMode(f, spec.PresetMolecules)
 	want := f
-	want.Extra, want.Labels = spec.MoleculesExtra, false
+	want.Extra, want.Labels, want.Auto = spec.MoleculesExtra, false, false
 	if m.Spec != want.Spec {
 		t.Errorf("molecules: %+v, want %+v", m.Spec, want.Spec)
 	}
 	s := withMode(m, spec.PresetDefault)
-	want.Extra = spec.Defaults().Extra
+	want.Extra, want.Auto = spec.Defaults().Extra, true
 	if s.Spec != want.Spec {
 		t.Errorf("structure only: %+v, want %+v", s.Spec, want.Spec)
 	}

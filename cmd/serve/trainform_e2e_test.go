@@ -80,16 +80,17 @@ func checkTrainForm(t *testing.T, ctx context.Context) {
 		until(`[...document.querySelectorAll("#train-filtration option")].some(o => o.textContent === "Ollivier-Ricci curvature")`),
 	)
 	step(t, ctx, "Train form: the size-aware preset sets unnormalised images and sigma 1 with the default descriptor set; reset clears them",
-		// Reset puts the data's default: the molecules preset for MUTAG.
+		// Reset puts the data's default: the molecules preset for MUTAG,
+		// unit images without the automatic choice.
 		until(fmt.Sprintf(`document.querySelector("#train-extra").value === %q && document.querySelector("#train-mode").dataset.mode === "molecules"`, spec.MoleculesExtra)),
 		until(`document.querySelector("#train-raw").value === "off" &&
-			document.querySelector("#train-auto").value === "on" && document.querySelector("#train-objective").value === "tc" &&
+			document.querySelector("#train-auto").value === "off" && document.querySelector("#train-objective").value === "tc" &&
 			document.querySelector("#train-channel-scales").value === "off"`),
 		chromedp.Click(chromedp.CSS("#train-size")),
 		until(`document.querySelector("#train-extra").value === "default" && document.querySelector("#train-raw").value === "on" &&
 			document.querySelector("#train-sigma").value === "1"`),
 		chromedp.Click(chromedp.CSS("#train-reset")),
-		until(`document.querySelector("#train-raw").value === "off" && document.querySelector("#train-auto").value === "on"`),
+		until(`document.querySelector("#train-raw").value === "off" && document.querySelector("#train-auto").value === "off"`),
 	)
 	for _, width := range []int64{1280, 390} {
 		step(t, ctx, fmt.Sprintf("Train form at %d px", width), chromedp.EmulateViewport(width, 900), chromedp.Sleep(200e6))

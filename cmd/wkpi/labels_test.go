@@ -39,7 +39,7 @@ func TestLabelMode(t *testing.T) {
 	// Without a preset, MUTAG (its README names the atoms) is read as
 	// molecules.
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
-	if code != 0 || !strings.Contains(stdout, "(auto protocol), molecules: accuracy") {
+	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules: accuracy") {
 		t.Errorf("eval without -labels: exit %d, summary does not say molecules:\n%s", code, stdout)
 	}
 

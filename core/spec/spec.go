@@ -182,10 +182,13 @@ func SizeAware() Spec {
 // Molecules is Defaults with the chemistry-aware descriptors added
 // (MoleculesExtra): the setting for molecules, whose atoms are elements
 // and whose bonds have types. Front ends take it by default for SMILES,
-// SD files and TU datasets whose README names the atoms.
+// SD files and TU datasets whose README names the atoms. Images are unit
+// images without the automatic choice: on every molecule set measured
+// the choice kept them in every fold, at a third of the run's time
+// (docs/results.md, Molecules).
 func Molecules() Spec {
 	s := Defaults()
-	s.Extra = MoleculesExtra
+	s.Extra, s.Auto = MoleculesExtra, false
 	return s
 }
 
@@ -194,9 +197,10 @@ func Molecules() Spec {
 // type (the carbon skeleton, in molecules), the degree on the subgraph
 // of its atoms, and for each of the next ones (up to AtomTypeGroups in
 // all) the degree on the bonds around its atoms. types lists the node
-// labels by decreasing frequency.
+// labels by decreasing frequency. Like Molecules it fixes unit images.
 func AtomTypes(types []string) Spec {
 	s := Defaults()
+	s.Auto = false
 	extra := []string{"hks", "degree"}
 	for i, t := range types[:min(len(types), AtomTypeGroups)] {
 		around := "~"
