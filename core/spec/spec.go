@@ -184,8 +184,8 @@ func SizeAware() Spec {
 // and whose bonds have types. Front ends take it by default for SMILES,
 // SD files and TU datasets whose README names the atoms. Images are unit
 // images without the automatic choice: on every molecule set measured
-// the choice kept them in every fold, at a third of the run's time
-// (docs/results.md, Molecules).
+// the choice kept them in every fold, at a third of the run's time up to
+// 1,000 molecules (docs/method.md, Molecules).
 func Molecules() Spec {
 	s := Defaults()
 	s.Extra, s.Auto = MoleculesExtra, false
