@@ -21,8 +21,15 @@ type pairs interface {
 }
 
 // DefaultMaxTableBytes is the memory a WKPI evaluation may spend on one
-// pair table (kernel.Table) before computing pairs directly instead.
+// pair table (kernel.Table) before computing pairs directly instead, and
+// on the kernel matrices of a pass over the pairs.
 const DefaultMaxTableBytes = 1 << 30
+
+// tableCap bounds the pair table within any budget: a larger table costs
+// more to build and to read than the two passes over the pairs that
+// replace it (PTC_MR's 0.46 GB table: 2.4-2.8 s against 1.4-1.6 s without
+// it; docs/notes/2026-11-speed-log.md), and it takes the memory.
+const tableCap = 1 << 28
 
 // pairsFor returns the table-backed pairs for sigma when the table fits
 // in w.MaxTableBytes (built once, kept for later calls), and direct
@@ -36,7 +43,7 @@ func (w *WKPI) pairsFor(ctx context.Context, sigma float64, v kernel.Variant, pr
 	if t, ok := w.tables[sigma]; ok {
 		return tablePairs{t}, nil
 	}
-	t, err := kernel.NewTable(ctx, w.Set.Images, sigma, v, w.MaxTableBytes, prog)
+	t, err := kernel.NewTable(ctx, w.Set.Images, sigma, v, min(w.MaxTableBytes, tableCap), prog)
 	if errors.Is(err, kernel.ErrTableTooLarge) {
 		return direct, nil
 	}
