@@ -27,7 +27,7 @@ const DefaultMaxTableBytes = 1 << 30
 
 // tableCap bounds the pair table within any budget: a larger table costs
 // more to build and to read than the two passes over the pairs that
-// replace it (PTC_MR's 0.46 GB table: 2.4-2.8 s against 1.4-1.6 s without
+// replace it (PTC_MR's 0.31 GB table: 2.4-2.8 s against 1.4-1.6 s without
 // it; docs/notes/2026-11-speed-log.md), and it takes the memory.
 const tableCap = 1 << 28
 
