@@ -60,7 +60,7 @@ func Splits(ctx context.Context, images []pimage.Sparse, sigma float64, v Varian
 // other sums in the same pass (core/learn's pair sums: SumsVisitor).
 //
 // The pass splits the rows into the contiguous ranges of
-// BalancedSplit(n, Parts(n)), n images, and runs each part on its own
+// BalancedSplit(n, SumParts(n)), n images, and runs each part on its own
 // goroutine: the calls of one part come from one goroutine, in order.
 // Part p's rows [i0, i1) are visited from i1-1 down to i0, each row i
 // with its pairs (i, j) for j = i+1, ..., n-1 in ascending order.
@@ -146,7 +146,11 @@ func SplitsVisit(ctx context.Context, images []pimage.Sparse, sigma float64, v V
 			}
 		}
 	}
-	b := BalancedSplit(n, Parts(n))
+	parts := Parts(n)
+	if visit != nil {
+		parts = SumParts(n)
+	}
+	b := BalancedSplit(n, parts)
 	stage := "gram"
 	if visit != nil {
 		stage = "gram, pair sums" // a pass that costs more than its matrices

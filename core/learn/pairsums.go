@@ -51,7 +51,7 @@ func NewPairSums(ctx context.Context, images []pimage.Sparse, labels, folds []in
 	}
 	// Prepared once for all workers.
 	sp := sparseOf(images, sigma)
-	b := kernel.BalancedSplit(n, kernel.Parts(n))
+	b := kernel.BalancedSplit(n, kernel.SumParts(n))
 	parts := make([]*PairSums, len(b)-1)
 	tick := prog.Counter("pair sums", n)
 	err := kernel.Parallel(len(parts), func(p int) error {
@@ -391,7 +391,7 @@ func NewSumsVisitor(n, pixels int, labels, folds []int, nFolds int) (*SumsVisito
 	if _, _, err := newPairSums(labels, folds, nFolds, 0); err != nil {
 		return nil, err
 	}
-	parts := len(kernel.BalancedSplit(n, kernel.Parts(n))) - 1
+	parts := len(kernel.BalancedSplit(n, kernel.SumParts(n))) - 1
 	return &SumsVisitor{n: n, labels: labels, folds: folds, nFolds: nFolds, pixels: pixels, parts: make([]*sumsPart, parts), support: make([]func(int) ([]int32, []float64), parts)}, nil
 }
 

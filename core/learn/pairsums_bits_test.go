@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -42,7 +43,7 @@ func TestPairSumsBits(t *testing.T) {
 		}
 		// The parallel pass adds its parts' sums; add the oracle's
 		// likewise from the same row ranges.
-		b := kernel.BalancedSplit(n, kernel.Parts(n))
+		b := kernel.BalancedSplit(n, kernel.SumParts(n))
 		if len(b) > 2 {
 			want = nil
 			for p := range len(b) - 1 {
@@ -277,6 +278,52 @@ func TestSumsVisitorBits(t *testing.T) {
 	}
 	if _, err := NewSumsVisitor(n, N, labels[:3], folds, 5); err == nil {
 		t.Error("3 labels for 41 images: no error")
+	}
+}
+
+// TestPairSumsAnyCPUs: the pair sums, and so every learned weight
+// function, have the same bits for any number of CPUs, by NewPairSums and
+// by a pass's visitor (kernel.SumParts): a Web Worker's one thread, a
+// Slurm task's one CPU and a many-core machine learn alike.
+func TestPairSumsAnyCPUs(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n, N = 90, 60 // enough rows for several parts
+	images := pimage.SparseAll(randomSparse(r, n, N, 6, 0))
+	labels, folds := make([]int, n), make([]int, n)
+	for i := range images {
+		labels[i], folds[i] = r.IntN(2), i%4
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var want *PairSums
+	for _, cpus := range []int{1, 2, 3, 8} {
+		runtime.GOMAXPROCS(cpus)
+		direct, err := NewPairSums(context.Background(), images, labels, folds, 4, 0.2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := NewSumsVisitor(n, N, labels, folds, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kernel.SplitsVisit(context.Background(), images, 0.2, kernel.WKPI, nil, nil, v, nil); err != nil {
+			t.Fatal(err)
+		}
+		visited, err := v.Sums()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = direct
+		}
+		for name, got := range map[string]*PairSums{"NewPairSums": direct, "the visitor": visited} {
+			for bp := range want.Blocks {
+				for s := range want.Blocks[bp] {
+					if g, w := got.Blocks[bp][s], want.Blocks[bp][s]; math.Float64bits(g) != math.Float64bits(w) {
+						t.Fatalf("%d CPUs, %s: block pair %d pixel %d: %v, want %v (1 CPU)", cpus, name, bp, s, g, w)
+					}
+				}
+			}
+		}
 	}
 }
 
