@@ -146,15 +146,12 @@ func SplitsVisit(ctx context.Context, images []pimage.Sparse, sigma float64, v V
 			}
 		}
 	}
-	parts := Parts(n)
+	parts, stage := Parts(n), "gram"
 	if visit != nil {
 		parts = SumParts(n)
-	}
-	b := BalancedSplit(n, parts)
-	stage := "gram"
-	if visit != nil {
 		stage = "gram, pair sums" // a pass that costs more than its matrices
 	}
+	b := BalancedSplit(n, parts)
 	tick := prog.Weighted(stage, n*(n-1)/2)
 	return out, Parallel(len(b)-1, func(part int) error {
 		d := make([]float64, len(all))
