@@ -157,8 +157,10 @@ const (
 	// ruleFolds is the CV of the rule tasks (5, not the spec's 10, to
 	// keep `make test` short; the explanations are the point here).
 	ruleFolds = 5
-	// maxCombinations bounds the "best match" search of a molecule (one
-	// match of each fragment); the NCI sample needs at most a few hundred.
+	// maxCombinations bounds the "best match" searches of a molecule (a
+	// set of matches of each fragment); the tasks' samples stay under it,
+	// though the NCI file has a molecule with 1,046,529 (ten benzene
+	// rings and ten carbonyls).
 	maxCombinations = 100000
 )
 
@@ -197,25 +199,27 @@ type rule struct {
 	// positives, partial and none count the molecules of the NCI sample
 	// with every fragment, some but not all, and none (RDKit's matches).
 	positives, partial, none int
-	// The thresholds the first variant must reach: 5-fold CV accuracy and
-	// the mean "best match" atom ROC-AUC (signed scores) of the held-out
-	// positives, and of those with one match of each fragment. Just under
-	// what the molecules preset reaches.
-	minAccuracy, minAtomAUC, minSingleAUC float64
+	// The thresholds the first variant must reach: 5-fold CV accuracy;
+	// the mean atom ROC-AUC (signed scores) of the held-out positives
+	// against the best of the benchmark's legal ground truths
+	// (bestLegalAUC), against the best single match of each fragment
+	// (bestMatchAUC), and that over the positives with one match of each
+	// fragment. Just under what the molecules preset reaches.
+	minAccuracy, minLegalAUC, minAtomAUC, minSingleAUC float64
 }
 
 // rules are the tasks; the counts are of the 4,993 molecules. The
 // thresholds are the molecules preset's figures less about 0.02-0.03
 // (the log of `go test -v -run TestRuleTasks ./cmd/wkpi`); the comments
-// give the figures: accuracy, best-match atom ROC-AUC (all positives; one
-// match of each fragment), and the first two of the structure-only
-// defaults.
+// give the figures: accuracy, atom ROC-AUC (best legal ground truth; best
+// single match; that with one match of each fragment), and the accuracy
+// and best-single-match figure of the structure-only defaults.
 func rules() []rule {
 	return []rule{
-		{name: "benzene", fragments: []string{"benzene"}, positives: 2937, none: 2056, minAccuracy: 0.97, minAtomAUC: 0.88, minSingleAUC: 0.95},                                         // 0.993, 0.909, 0.974; defaults 0.873, 0.760
-		{name: "benzene AND halogen", fragments: []string{"benzene", "halogen"}, positives: 664, partial: 2555, none: 1774, minAccuracy: 0.97, minAtomAUC: 0.84, minSingleAUC: 0.93},    // 0.993, 0.871, 0.956; defaults 0.742, 0.671
-		{name: "benzene AND carbonyl", fragments: []string{"benzene", "carbonyl"}, positives: 1308, partial: 2629, none: 1056, minAccuracy: 0.94, minAtomAUC: 0.75, minSingleAUC: 0.80}, // 0.965, 0.780, 0.828; defaults 0.800, 0.598
-		{name: "amine AND carbonyl", fragments: []string{"amine", "carbonyl"}, positives: 247, partial: 2863, none: 1883, minAccuracy: 0.87, minAtomAUC: 0.87, minSingleAUC: 0.90},      // 0.895, 0.901, 0.928; defaults 0.680, 0.639
+		{name: "benzene", fragments: []string{"benzene"}, positives: 2937, none: 2056, minAccuracy: 0.97, minLegalAUC: 0.95, minAtomAUC: 0.88, minSingleAUC: 0.95},                                         // 0.993, 0.968, 0.909, 0.974; defaults 0.880, 0.752
+		{name: "benzene AND halogen", fragments: []string{"benzene", "halogen"}, positives: 664, partial: 2555, none: 1774, minAccuracy: 0.97, minLegalAUC: 0.92, minAtomAUC: 0.84, minSingleAUC: 0.93},    // 0.993, 0.943, 0.871, 0.956; defaults 0.738, 0.660
+		{name: "benzene AND carbonyl", fragments: []string{"benzene", "carbonyl"}, positives: 1308, partial: 2629, none: 1056, minAccuracy: 0.94, minLegalAUC: 0.84, minAtomAUC: 0.75, minSingleAUC: 0.80}, // 0.965, 0.868, 0.780, 0.828; defaults 0.800, 0.585
+		{name: "amine AND carbonyl", fragments: []string{"amine", "carbonyl"}, positives: 247, partial: 2863, none: 1883, minAccuracy: 0.87, minLegalAUC: 0.89, minAtomAUC: 0.87, minSingleAUC: 0.90},      // 0.895, 0.914, 0.901, 0.928; defaults 0.682, 0.631
 	}
 }
 
@@ -366,9 +370,47 @@ func (a atomAUCs) mean() float64 { return a.sum / float64(max(a.n, 1)) }
 // choice gives a defined AUC.
 func bestMatchAUC(t *testing.T, scores []float64, matches [][][]int) (best float64, ok bool) {
 	t.Helper()
+	return bestMaskAUC(t, scores, matches, func(fragment [][]int) []uint64 {
+		masks := make([]uint64, len(fragment))
+		for i := range fragment {
+			masks[i] = 1 << i
+		}
+		return masks
+	})
+}
+
+// bestLegalAUC is the largest ROC-AUC of scores against the ground truths
+// that the attribution benchmark of Sanchez-Lengeling et al. (NeurIPS
+// 2020; graph-attribution's fragment_identifier.py, whose best GNN
+// attributions reach 0.990 on benzene) accepts for a positive of an AND
+// rule: for each fragment the atoms of any non-empty set of its matches
+// (with two benzene rings: either ring, or both), joined over the
+// fragments.
+func bestLegalAUC(t *testing.T, scores []float64, matches [][][]int) (best float64, ok bool) {
+	t.Helper()
+	return bestMaskAUC(t, scores, matches, func(fragment [][]int) []uint64 {
+		if len(fragment) > 20 {
+			t.Fatalf("%d matches of one fragment: too many sets of them", len(fragment))
+		}
+		masks := make([]uint64, 1<<len(fragment)-1)
+		for i := range masks {
+			masks[i] = uint64(i + 1)
+		}
+		return masks
+	})
+}
+
+// bestMaskAUC is the largest ROC-AUC of scores against a ground truth made
+// of one set of matches of each fragment, over every choice of the sets
+// that choices gives (a set as a bit mask of the fragment's matches); ok
+// is false when no choice gives a defined AUC.
+func bestMaskAUC(t *testing.T, scores []float64, matches [][][]int, choices func([][]int) []uint64) (best float64, ok bool) {
+	t.Helper()
+	sets := make([][]uint64, len(matches))
 	combos := 1
-	for _, m := range matches {
-		combos *= len(m)
+	for f, m := range matches {
+		sets[f] = choices(m)
+		combos *= len(sets[f])
 		if combos > maxCombinations {
 			t.Fatalf("more than %d combinations of matches", maxCombinations)
 		}
@@ -378,8 +420,13 @@ func bestMatchAUC(t *testing.T, scores []float64, matches [][][]int) (best float
 	for {
 		clear(truth)
 		for f, m := range matches {
-			for _, a := range m[pick[f]] {
-				truth[a] = true
+			for i, match := range m {
+				if sets[f][pick[f]]&(1<<i) == 0 {
+					continue
+				}
+				for _, a := range match {
+					truth[a] = true
+				}
 			}
 		}
 		if auc, defined := rocAUC(scores, truth); defined && (!ok || auc > best) {
@@ -387,7 +434,7 @@ func bestMatchAUC(t *testing.T, scores []float64, matches [][][]int) (best float
 		}
 		f := 0
 		for ; f < len(pick); f++ {
-			if pick[f]++; pick[f] < len(matches[f]) {
+			if pick[f]++; pick[f] < len(sets[f]) {
 				break
 			}
 			pick[f] = 0
@@ -404,13 +451,17 @@ type ruleResult struct {
 	heldOut              float64 // accuracy on the held-out half
 	positives, predicted int     // held-out positives, of them predicted positive
 	// Mean atom ROC-AUC over the held-out positives: against the best
-	// match and against the union of all matches, with the scores
+	// match, against the best of the benchmark's legal ground truths and
+	// against the union of all matches, with the scores
 	// signed towards the predicted class and with their absolute values;
 	// bestCorrect over the positives predicted positive alone; single
 	// over those with one match of each fragment, where the best match is
 	// the only one (with two benzene rings, a symmetric explanation that
 	// credits both has the other ring's atoms counted against it).
 	best, bestAbs, union, unionAbs, bestCorrect, single atomAUCs
+	// legal is against the best of the benchmark's legal ground truths
+	// (bestLegalAUC), signed.
+	legal atomAUCs
 	// ceiling is best's mean for the explanation that scores every
 	// atom of every match 1 and the others 0.
 	ceiling atomAUCs
@@ -423,7 +474,8 @@ type ruleResult struct {
 // AND carbonyl, half positive), and, with a model trained on a
 // stratified half (`wkpi train`), the atom-level explanation ROC-AUC of
 // every positive molecule of the other half (core/explain, node
-// attribution), averaged: against the best match (one match of each
+// attribution), averaged: against the best of the benchmark's legal
+// ground truths (bestLegalAUC), against the best match (one match of each
 // fragment, the best choice) and against the union of all matches, with
 // scores signed towards the predicted class and as |score|. The first
 // variant must reach each rule's thresholds.
@@ -448,6 +500,9 @@ func TestRuleTasks(t *testing.T) {
 				}
 				if res.cv.Accuracy < r.minAccuracy {
 					t.Errorf("%s: CV accuracy %.3f, want >= %.2f", r.name, res.cv.Accuracy, r.minAccuracy)
+				}
+				if m := res.legal.mean(); m < r.minLegalAUC {
+					t.Errorf("%s: atom ROC-AUC (best legal ground truth, signed) %.3f, want >= %.2f", r.name, m, r.minLegalAUC)
 				}
 				if m := res.best.mean(); m < r.minAtomAUC {
 					t.Errorf("%s: atom ROC-AUC (best match, signed) %.3f, want >= %.2f", r.name, m, r.minAtomAUC)
@@ -552,6 +607,7 @@ func runRule(t *testing.T, mols []ruleMolecule, r rule, v variant) ruleResult {
 		res.bestAbs.add(bestMatchAUC(t, abs, matches))
 		best, ok := bestMatchAUC(t, signed, matches)
 		res.best.add(best, ok)
+		res.legal.add(bestLegalAUC(t, signed, matches))
 		exact := make([]float64, len(union))
 		for a, in := range union {
 			if in {
@@ -570,10 +626,45 @@ func runRule(t *testing.T, mols []ruleMolecule, r rule, v variant) ruleResult {
 	res.heldOut = float64(correct) / float64(len(test))
 	res.seconds = time.Since(start).Seconds()
 	t.Logf("BENCH rules %q (%s): %d molecules (%d positive), %d-fold CV accuracy %.3f, ROC-AUC %.3f; trained on %d, held-out accuracy %.3f; "+
-		"atom ROC-AUC over %d held-out positives (%d predicted positive): best match %.3f signed, %.3f |score|; union of matches %.3f signed, %.3f |score| (undefined: %d, %d); "+
+		"atom ROC-AUC over %d held-out positives (%d predicted positive): best legal ground truth (graph-attribution's) %.3f signed; best match %.3f signed, %.3f |score|; union of matches %.3f signed, %.3f |score| (undefined: %d, %d); "+
 		"best match signed over the predicted positives %.3f, over the %d with one match of each fragment %.3f; an explanation scoring every match's atoms 1, the rest 0: %.3f; %.0f s",
 		r.name, v.name, len(idx), len(idx)/2, ruleFolds, res.cv.Accuracy, res.cv.ROCAUC, len(trainSMILES), res.heldOut,
-		res.positives, res.predicted, res.best.mean(), res.bestAbs.mean(), res.union.mean(), res.unionAbs.mean(), res.best.undef, res.union.undef,
+		res.positives, res.predicted, res.legal.mean(), res.best.mean(), res.bestAbs.mean(), res.union.mean(), res.unionAbs.mean(), res.best.undef, res.union.undef,
 		res.bestCorrect.mean(), res.single.n+res.single.undef, res.single.mean(), res.ceiling.mean(), res.seconds)
 	return res
+}
+
+// TestBestMatchAUCs checks the two "best match" searches on hand-worked
+// cases: two rings (atoms 0-5 and 6-11) and a substituent (atom 12).
+func TestBestMatchAUCs(t *testing.T) {
+	ring1, ring2 := []int{0, 1, 2, 3, 4, 5}, []int{6, 7, 8, 9, 10, 11}
+	both := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0}
+	oneRing := []float64{1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0}
+	cases := []struct {
+		name          string
+		scores        []float64
+		matches       [][][]int
+		single, legal float64
+	}{
+		// Either ring alone: 6 positives above the substituent, tied
+		// with the 6 atoms of the other ring: (6*1 + 6*6*0.5) / (6*7).
+		// Both rings together: every positive above the one negative.
+		{"both rings scored", both, [][][]int{{ring1, ring2}}, 24.0 / 42, 1},
+		{"one ring scored", oneRing, [][][]int{{ring1, ring2}}, 1, 1},
+		// Benzene AND substituent: ring 1 with atom 12 against ring 2 is
+		// 7 positives, 6 negatives; 6 positives above all 6 negatives, the
+		// substituent tied with them: (6*6 + 6*0.5) / 42. Both rings and
+		// the substituent leave no negative: undefined, so not the best.
+		{"AND rule", oneRing, [][][]int{{ring1, ring2}, {{12}}}, 39.0 / 42, 39.0 / 42},
+	}
+	for _, c := range cases {
+		single, ok := bestMatchAUC(t, c.scores, c.matches)
+		if !ok || math.Abs(single-c.single) > 1e-12 {
+			t.Errorf("%s: best single match %v (defined %v), want %v", c.name, single, ok, c.single)
+		}
+		legal, ok := bestLegalAUC(t, c.scores, c.matches)
+		if !ok || math.Abs(legal-c.legal) > 1e-12 {
+			t.Errorf("%s: best legal ground truth %v (defined %v), want %v", c.name, legal, ok, c.legal)
+		}
+	}
 }
