@@ -213,13 +213,13 @@ type rule struct {
 // (the log of `go test -v -run TestRuleTasks ./cmd/wkpi`); the comments
 // give the figures: accuracy, atom ROC-AUC (best legal ground truth; best
 // single match; that with one match of each fragment), and the accuracy
-// and best-single-match figure of the structure-only defaults.
+// and legal-ground-truth figure of the structure-only defaults.
 func rules() []rule {
 	return []rule{
-		{name: "benzene", fragments: []string{"benzene"}, positives: 2937, none: 2056, minAccuracy: 0.97, minLegalAUC: 0.95, minAtomAUC: 0.88, minSingleAUC: 0.95},                                         // 0.993, 0.968, 0.909, 0.974; defaults 0.880, 0.752
-		{name: "benzene AND halogen", fragments: []string{"benzene", "halogen"}, positives: 664, partial: 2555, none: 1774, minAccuracy: 0.97, minLegalAUC: 0.92, minAtomAUC: 0.84, minSingleAUC: 0.93},    // 0.993, 0.943, 0.871, 0.956; defaults 0.738, 0.660
-		{name: "benzene AND carbonyl", fragments: []string{"benzene", "carbonyl"}, positives: 1308, partial: 2629, none: 1056, minAccuracy: 0.94, minLegalAUC: 0.84, minAtomAUC: 0.75, minSingleAUC: 0.80}, // 0.965, 0.868, 0.780, 0.828; defaults 0.800, 0.585
-		{name: "amine AND carbonyl", fragments: []string{"amine", "carbonyl"}, positives: 247, partial: 2863, none: 1883, minAccuracy: 0.87, minLegalAUC: 0.89, minAtomAUC: 0.87, minSingleAUC: 0.90},      // 0.895, 0.914, 0.901, 0.928; defaults 0.682, 0.631
+		{name: "benzene", fragments: []string{"benzene"}, positives: 2937, none: 2056, minAccuracy: 0.97, minLegalAUC: 0.96, minAtomAUC: 0.88, minSingleAUC: 0.95},                                         // 0.993, 0.980, 0.909, 0.974; defaults 0.880, 0.810
+		{name: "benzene AND halogen", fragments: []string{"benzene", "halogen"}, positives: 664, partial: 2555, none: 1774, minAccuracy: 0.97, minLegalAUC: 0.92, minAtomAUC: 0.84, minSingleAUC: 0.93},    // 0.993, 0.943, 0.871, 0.956; defaults 0.738, 0.725
+		{name: "benzene AND carbonyl", fragments: []string{"benzene", "carbonyl"}, positives: 1308, partial: 2629, none: 1056, minAccuracy: 0.94, minLegalAUC: 0.86, minAtomAUC: 0.75, minSingleAUC: 0.80}, // 0.965, 0.884, 0.780, 0.828; defaults 0.800, 0.669
+		{name: "amine AND carbonyl", fragments: []string{"amine", "carbonyl"}, positives: 247, partial: 2863, none: 1883, minAccuracy: 0.87, minLegalAUC: 0.90, minAtomAUC: 0.87, minSingleAUC: 0.90},      // 0.895, 0.928, 0.901, 0.928; defaults 0.682, 0.813
 	}
 }
 
@@ -460,7 +460,8 @@ type ruleResult struct {
 	// credits both has the other ring's atoms counted against it).
 	best, bestAbs, union, unionAbs, bestCorrect, single atomAUCs
 	// legal is against the best of the benchmark's legal ground truths
-	// (bestLegalAUC), signed.
+	// (bestLegalAUC), with the scores signed towards the rule's class
+	// (1), as the benchmark explains the model's output for the rule.
 	legal atomAUCs
 	// ceiling is best's mean for the explanation that scores every
 	// atom of every match 1 and the others 0.
@@ -477,7 +478,8 @@ type ruleResult struct {
 // attribution), averaged: against the best of the benchmark's legal
 // ground truths (bestLegalAUC), against the best match (one match of each
 // fragment, the best choice) and against the union of all matches, with
-// scores signed towards the predicted class and as |score|. The first
+// scores signed towards the predicted class and as |score| (towards class
+// 1 for the legal ground truths, as the benchmark has them). The first
 // variant must reach each rule's thresholds.
 func TestRuleTasks(t *testing.T) {
 	if testing.Short() {
@@ -607,7 +609,16 @@ func runRule(t *testing.T, mols []ruleMolecule, r rule, v variant) ruleResult {
 		res.bestAbs.add(bestMatchAUC(t, abs, matches))
 		best, ok := bestMatchAUC(t, signed, matches)
 		res.best.add(best, ok)
-		res.legal.add(bestLegalAUC(t, signed, matches))
+		// The benchmark explains the model's output for the rule, so
+		// the scores go towards class 1 whatever the prediction.
+		towardsRule := signed
+		if ex.Class != "1" {
+			towardsRule = make([]float64, len(signed))
+			for a, x := range signed {
+				towardsRule[a] = -x
+			}
+		}
+		res.legal.add(bestLegalAUC(t, towardsRule, matches))
 		exact := make([]float64, len(union))
 		for a, in := range union {
 			if in {
@@ -626,7 +637,7 @@ func runRule(t *testing.T, mols []ruleMolecule, r rule, v variant) ruleResult {
 	res.heldOut = float64(correct) / float64(len(test))
 	res.seconds = time.Since(start).Seconds()
 	t.Logf("BENCH rules %q (%s): %d molecules (%d positive), %d-fold CV accuracy %.3f, ROC-AUC %.3f; trained on %d, held-out accuracy %.3f; "+
-		"atom ROC-AUC over %d held-out positives (%d predicted positive): best legal ground truth (graph-attribution's) %.3f signed; best match %.3f signed, %.3f |score|; union of matches %.3f signed, %.3f |score| (undefined: %d, %d); "+
+		"atom ROC-AUC over %d held-out positives (%d predicted positive): best legal ground truth (graph-attribution's) %.3f signed towards class 1; best match %.3f signed, %.3f |score|; union of matches %.3f signed, %.3f |score| (undefined: %d, %d); "+
 		"best match signed over the predicted positives %.3f, over the %d with one match of each fragment %.3f; an explanation scoring every match's atoms 1, the rest 0: %.3f; %.0f s",
 		r.name, v.name, len(idx), len(idx)/2, ruleFolds, res.cv.Accuracy, res.cv.ROCAUC, len(trainSMILES), res.heldOut,
 		res.positives, res.predicted, res.legal.mean(), res.best.mean(), res.bestAbs.mean(), res.union.mean(), res.unionAbs.mean(), res.best.undef, res.union.undef,
