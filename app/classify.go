@@ -320,12 +320,23 @@ func decisionHelp(classes []string) string {
 
 // modeLine says what a model of mode (protocol.Info.Mode) looks at.
 func modeLine(mode string) string {
+	const (
+		molecules = "its bond orders and aromatic rings, its carbon skeleton, the bonds around its nitrogen, oxygen and halogen atoms and its atoms' electronegativity"
+		atomTypes = "the subgraph of its commonest atom type and the bonds around the next ones"
+		labels    = "where each of its commonest node labels (atom types) sits"
+		codes     = "Molfiles need a model trained with the dataset's code table (the \"Node labels\" table of its README.txt, which the demo datasets include)."
+	)
 	switch mode {
 	case "molecules":
-		return "Mode: molecules: atoms and bonds used. The model sees the structure of a molecule, its bond orders and aromatic rings, its carbon skeleton, its nitrogen and oxygen groups and its atoms' electronegativity."
+		return "Mode: molecules: atoms and bonds used. The model sees the structure of a molecule, " + molecules + "."
+	case "molecules and node labels":
+		return "Mode: molecules and node labels: atoms, bonds and atom types used. The model sees the structure of a molecule, " + molecules + ", and " + labels + "."
+	case "atom types":
+		return "Mode: atom types: node labels used as atom types, bond types ignored. The model sees the structure of a graph and " + atomTypes + "."
+	case "atom types and node labels":
+		return "Mode: atom types and node labels: node labels used as atom types, bond types ignored. The model sees the structure of a graph, " + atomTypes + ", and " + labels + "."
 	case "node labels":
-		return "Mode: node labels: atom types used. The model sees the structure of a graph and where each of its commonest node labels (atom types) sits; bond types are ignored. " +
-			"Molfiles need a model trained with the dataset's code table (the \"Node labels\" table of its README.txt, which the demo datasets include)."
+		return "Mode: node labels: atom types used. The model sees the structure of a graph and " + labels + "; bond types are ignored. " + codes
 	}
 	return "Mode: structure only: atom and bond types ignored. The model sees the structure of a graph only (node and edge labels are ignored), so two molecules of the same shape get the same class."
 }

@@ -11,6 +11,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"wkpi-web/core/eval"
+	"wkpi-web/core/features"
+	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
 )
 
@@ -306,5 +309,37 @@ func TestAboutClasses(t *testing.T) {
 		if strings.Contains(aboutClasses(&tc.info), "do not say") && tc.info.Dataset != "MUTAG" {
 			t.Errorf("%s: claims its files do not say what the classes mean", tc.info.Dataset)
 		}
+	}
+}
+
+// TestModeLine: every mode the pipeline names (features.Settings.Mode,
+// which the page does not link) gets a sentence of its own, starting
+// with the mode; a model with atoms and bonds is never told to ignore
+// bond types.
+func TestModeLine(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range []spec.Spec{spec.Defaults(), spec.Molecules(), spec.AtomTypes([]string{"3", "1", "2"})} {
+		for _, labels := range []bool{false, true} {
+			u, err := eval.FromSpec(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := u.Features
+			if labels {
+				f.Labels = &features.Labels{}
+			}
+			mode := f.Mode()
+			seen[mode] = true
+			line := modeLine(mode)
+			if !strings.HasPrefix(line, "Mode: "+mode+": ") {
+				t.Errorf("mode %q: %q", mode, line)
+			}
+			if f.Molecular() && strings.Contains(line, "bond types") {
+				t.Errorf("mode %q reads bonds, but: %q", mode, line)
+			}
+		}
+	}
+	if len(seen) != 6 {
+		t.Errorf("%d modes, want 6: %v", len(seen), seen)
 	}
 }

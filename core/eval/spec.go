@@ -151,11 +151,13 @@ func (u Setup) WithCodes(nodes, edges map[string]string) Setup {
 	return u
 }
 
-// Mode names the feature mode for summaries: structure only, or the
-// node-label mode with its groups and time.
+// Mode names the feature mode for summaries (features.Settings.Mode),
+// with node labels their groups and time.
 func (u Setup) Mode() string {
 	if !u.Spec.Labels {
 		return u.Features.Mode()
 	}
-	return fmt.Sprintf("%s: %d most frequent + other, t = %g", features.Settings{Labels: &features.Labels{}}.Mode(), u.Spec.LabelGroups, u.Spec.LabelTime)
+	f := u.Features
+	f.Labels = &features.Labels{} // the vocabulary comes with each fold's training graphs
+	return fmt.Sprintf("%s: %d most frequent + other, t = %g", f.Mode(), u.Spec.LabelGroups, u.Spec.LabelTime)
 }

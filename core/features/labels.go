@@ -54,18 +54,24 @@ func (l *Labels) time() float64 {
 	return l.Time
 }
 
-// Mode names the mode of settings for people: "node labels" (the
-// label groups' heat), "molecules" (chemistry-aware descriptors: atoms
-// and bonds, see chem.go), "atom types" (descriptors restricted to
-// groups of node labels, "hks:#3") or "structure only".
+// Mode names the mode of settings for people: "molecules"
+// (chemistry-aware descriptors: atoms and bonds, see chem.go), "atom
+// types" (descriptors restricted to groups of node labels, "hks:#3") or
+// "structure only"; with the label groups' heat "node labels", or the
+// mode it joins with " and node labels" ("molecules and node labels").
 func (s Settings) Mode() string {
+	labels := s.Labels != nil
 	switch {
-	case s.Labels != nil:
-		return ModeLabels
+	case s.Molecular() && labels:
+		return ModeMoleculesLabels
 	case s.Molecular():
 		return ModeMolecules
+	case s.AtomTypes() && labels:
+		return ModeAtomTypesLabels
 	case s.AtomTypes():
 		return ModeAtomTypes
+	case labels:
+		return ModeLabels
 	}
 	return ModeStructure
 }
@@ -87,6 +93,10 @@ const (
 	ModeLabels    = "node labels"
 	ModeMolecules = "molecules"
 	ModeAtomTypes = "atom types"
+	// ModeMoleculesLabels and ModeAtomTypesLabels add the label groups'
+	// heat to those modes.
+	ModeMoleculesLabels = ModeMolecules + " and " + ModeLabels
+	ModeAtomTypesLabels = ModeAtomTypes + " and " + ModeLabels
 )
 
 // FitVocabulary returns the k most frequent node labels of the graphs

@@ -190,4 +190,18 @@ func TestLabelDiagramsAndImages(t *testing.T) {
 	if s.Mode() != "node labels" || Default(filtration.KindRicci).Mode() != "structure only" {
 		t.Errorf("modes %q, %q", s.Mode(), Default(filtration.KindRicci).Mode())
 	}
+	for _, tc := range []struct{ extra, mode string }{
+		{"bonds,en", ModeMoleculesLabels},
+		{"degree:#3", ModeAtomTypesLabels},
+	} {
+		m := s
+		extra, err := filtration.ParseList(tc.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Extra = extra
+		if m.Mode() != tc.mode {
+			t.Errorf("labels with %s: mode %q, want %q", tc.extra, m.Mode(), tc.mode)
+		}
+	}
 }

@@ -308,8 +308,9 @@ type Info struct {
 	// Extra lists the model's further descriptors as Training.Extra does
 	// ("" for none).
 	Extra string `json:"extra,omitempty"`
-	// Mode is features.Settings.Mode: "structure only", "node labels" or
-	// "molecules".
+	// Mode is features.Settings.Mode: "structure only", "molecules",
+	// "atom types", "node labels", "molecules and node labels" or "atom
+	// types and node labels".
 	Mode string `json:"mode"`
 	// Raw says the model's images are unnormalised (size-aware: chosen
 	// by the automatic choice, or asked for).
