@@ -409,6 +409,9 @@ func bestMaskAUC(t *testing.T, scores []float64, matches [][][]int, choices func
 	sets := make([][]uint64, len(matches))
 	combos := 1
 	for f, m := range matches {
+		if len(m) > 64 {
+			t.Fatalf("%d matches of one fragment: more than a mask holds", len(m))
+		}
 		sets[f] = choices(m)
 		combos *= len(sets[f])
 		if combos > maxCombinations {
