@@ -14,7 +14,7 @@ import (
 // trained with it carries MUTAG's code table, so a molfile's elements
 // are read as MUTAG's codes; without the README the same model refuses
 // the molfile with an error that says why; a dataset without node labels
-// and -labels with -shard are refused.
+// and a negative number of groups are refused.
 func TestLabelMode(t *testing.T) {
 	dir := testenv.Dataset(t, "MUTAG")
 	code, stdout, stderr := wkpi(t, "eval", "-data", dir, "-labels", "-label-groups", "3", "-folds", "3", "-progress", "off")
@@ -86,7 +86,6 @@ func TestLabelMode(t *testing.T) {
 		want string
 	}{
 		{[]string{"train", "-data", filepath.Join("..", "..", "core", "tu", "testdata", "IMDBTINY"), "-labels", "-out", model}, "no node labels"},
-		{[]string{"eval", "-data", dir, "-labels", "-shard", "0/2", "-out", filepath.Join(t.TempDir(), "p.json")}, "-labels"},
 		{[]string{"eval", "-data", dir, "-labels", "-label-groups", "-1"}, "groups"},
 	} {
 		code, _, stderr := wkpi(t, c.args...)

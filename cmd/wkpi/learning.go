@@ -66,9 +66,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err != nil {
 		return err
 	}
-	if u.Spec.Labels && shard != nil {
-		return fmt.Errorf("-labels does not combine with -shard yet")
-	}
 	if own.model != "" && shard != nil {
 		return fmt.Errorf("-model does not combine with -shard: wkpi train trains the model")
 	}

@@ -170,7 +170,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	return printReports(stdout, ds, id.Features.Mode(), reports)
+	return printReports(stdout, ds, id.Mode(), reports)
 }
 
 // saveShard writes a shard's reports to out as a part. The whole run as

@@ -27,14 +27,29 @@ func oneProcess(t *testing.T, args []string) []eval.Report {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	w, err := prepareFor(ctx, u.Features, ds, nil)
-	if err != nil {
-		t.Fatal(err)
+	var cv func(eval.Plan) (eval.Report, error)
+	if u.Spec.Labels {
+		// Every fold's features anew, with its training graphs'
+		// node-label vocabulary.
+		src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: true, Features: func(train []int) (*eval.WKPI, error) {
+			s, err := c.featuresFor(u, ds, train)
+			if err != nil {
+				return nil, err
+			}
+			return prepareFor(ctx, s, ds, nil)
+		}}
+		cv = func(plan eval.Plan) (eval.Report, error) { return eval.Run(ctx, src, u.Protocol(nil), plan, nil) }
+	} else {
+		w, err := prepareFor(ctx, u.Features, ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cv = func(plan eval.Plan) (eval.Report, error) { return u.Protocol(nil).CrossValidate(ctx, w, plan, nil) }
 	}
 	var reports []eval.Report
 	for r := range u.Spec.Repeats {
 		plan := eval.Plan{Folds: u.Spec.Folds, Seed: u.Spec.Seed + int64(r)}
-		rep, err := u.Protocol(nil).CrossValidate(ctx, w, plan, nil)
+		rep, err := cv(plan)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +89,7 @@ func shardRun(t *testing.T, dir string, n int, args ...string) []string {
 
 // TestShardsMergeToOneProcessRun: a CV cut into shards (fixed protocol
 // with two repeats, so that a shard spans both; the default automatic
-// choice; nested CV over a small grid) and merged equals the same CV in one process in every number
+// choice; nested CV over a small grid; node labels) and merged equals the same CV in one process in every number
 // (per-fold accuracies, chosen settings, learning traces, every
 // prediction, confusion matrices), and `wkpi merge` prints what
 // `wkpi eval` prints.
@@ -88,6 +103,9 @@ func TestShardsMergeToOneProcessRun(t *testing.T) {
 		{"fixed, 2 repeats", 3, []string{"-data", mutag, "-folds", "10", "-repeats", "2", "-auto=false"}},
 		{"automatic choice (the default)", 2, []string{"-data", mutag, "-folds", "10"}},
 		{"nested", 4, []string{"-data", mutag, "-folds", "10", "-grid", "m=3,4;sigma=0.01,0.1;C=1,100", "-inner", "3"}},
+		// Each fold takes its node-label vocabulary from its training
+		// graphs, in a shard as in one process.
+		{"node labels", 3, []string{"-data", mutag, "-folds", "10", "-labels", "-label-groups", "3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -122,8 +140,8 @@ func TestShardsMergeToOneProcessRun(t *testing.T) {
 }
 
 // TestMergeRefusesBadParts: a missing, duplicated or foreign part
-// (another dataset, another setting, another program version, another
-// shard count), a file that is no part and a part whose folds are not
+// (another dataset, another setting, node labels, another program
+// version, another shard count), a file that is no part and a part whose folds are not
 // its shard's each stop the merge with an error naming the file.
 func TestMergeRefusesBadParts(t *testing.T) {
 	mutag, ptc := testenv.Dataset(t, "MUTAG"), testenv.Dataset(t, "PTC_MR")
@@ -133,6 +151,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	otherData := shardRun(t, t.TempDir(), 4, "-data", ptc, "-folds", "4", "-iter", "3")
 	otherC := shardRun(t, t.TempDir(), 4, append(args, "-C", "10")...)
 	threeShards := shardRun(t, t.TempDir(), 3, args...)
+	labelled := shardRun(t, t.TempDir(), 4, append(args, "-labels")...)
 
 	edit := func(name, from string, change func(map[string]any)) string {
 		data, err := os.ReadFile(from)
@@ -185,6 +204,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		{"duplicated", []string{good[0], good[1], dup, good[2], good[3]}, []string{dup, "shard 1/4 again", good[1]}},
 		{"other dataset", []string{good[0], otherData[1], good[2], good[3]}, []string{otherData[1], "dataset differs", good[0]}},
 		{"other setting", []string{good[0], good[1], good[2], otherC[3]}, []string{otherC[3], "config.C differs (10 here, 100 there)"}},
+		{"node labels", []string{good[0], good[1], labelled[2], good[3]}, []string{labelled[2], "node_labels differs"}},
 		{"other version", []string{good[0], good[1], otherVersion, good[3]}, []string{otherVersion, "program differs"}},
 		{"other shard count", []string{good[0], threeShards[1], good[2], good[3]}, []string{threeShards[1], "shard 1/3", "different shard counts"}},
 		{"not a part", []string{good[0], good[1], good[2], good[3], notPart}, []string{notPart, "not a part file"}},

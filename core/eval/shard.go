@@ -79,14 +79,28 @@ type RunID struct {
 	Classes    []string          `json:"classes"`
 	Labels     []int             `json:"labels"`
 	Features   features.Settings `json:"features"`
-	Protocol   string            `json:"protocol"` // fixed, auto, nested or cost
-	Config     Config            `json:"config"`
-	Grid       *Grid             `json:"grid,omitempty"`  // nested and cost
-	Inner      int               `json:"inner,omitempty"` // nested
-	Folds      int               `json:"folds"`
-	Repeats    int               `json:"repeats"` // repeat r splits its folds with Seed + r
-	Seed       int64             `json:"seed"`
+	// NodeLabels is node-label mode's setting; nil without node labels.
+	// Features then lack the vocabulary, which each fold takes from its
+	// training graphs.
+	NodeLabels *NodeLabels `json:"node_labels,omitempty"`
+	Protocol   string      `json:"protocol"` // fixed, auto, nested or cost
+	Config     Config      `json:"config"`
+	Grid       *Grid       `json:"grid,omitempty"`  // nested and cost
+	Inner      int         `json:"inner,omitempty"` // nested
+	Folds      int         `json:"folds"`
+	Repeats    int         `json:"repeats"` // repeat r splits its folds with Seed + r
+	Seed       int64       `json:"seed"`
 }
+
+// NodeLabels is node-label mode's setting of a run (spec.Spec's
+// LabelGroups and LabelTime).
+type NodeLabels struct {
+	Groups int     `json:"groups"`
+	Time   float64 `json:"time"`
+}
+
+// Mode names the run's feature mode for summaries, as Setup.Mode does.
+func (id RunID) Mode() string { return modeName(id.Features, id.NodeLabels) }
 
 // RepeatReport is a part's report of the folds it ran in one repeat.
 type RepeatReport struct {
@@ -219,8 +233,8 @@ func MergeParts(names []string, parts []Part) (RunID, []Report, error) {
 	return run, reports, nil
 }
 
-// runDiff names the first field, in RunID's order, where two runs
-// differ, down to the innermost field ("config.C differs (10 here, 100
+// runDiff names the first field, in RunID's order (then a field only
+// here has), where two runs differ, down to the innermost field ("config.C differs (10 here, 100
 // there)"); "" when they are equal.
 func runDiff(there, here RunID) (string, error) {
 	ea, err := json.Marshal(there)
@@ -252,6 +266,12 @@ func runDiff(there, here RunID) (string, error) {
 		k, _ := key.(string)
 		if d := valueDiff(k, a[k], b[k]); d != "" {
 			return d, nil
+		}
+	}
+	// Fields left out of there (empty, omitempty) but set here.
+	for _, k := range slices.Sorted(maps.Keys(b)) {
+		if _, ok := a[k]; !ok {
+			return valueDiff(k, nil, b[k]), nil
 		}
 	}
 	return "", nil

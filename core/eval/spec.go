@@ -114,7 +114,7 @@ func (u Setup) Protocol(sizeAware func(w *WKPI, cfg Config) (Candidate, error)) 
 // program and the dataset.
 func (u Setup) RunID() RunID {
 	p := u.Protocol(nil)
-	id := RunID{Features: u.Features, Protocol: p.Name(), Config: u.Config, Folds: u.Spec.Folds, Repeats: u.Spec.Repeats, Seed: u.Spec.Seed}
+	id := RunID{Features: u.Features, NodeLabels: u.nodeLabels(), Protocol: p.Name(), Config: u.Config, Folds: u.Spec.Folds, Repeats: u.Spec.Repeats, Seed: u.Spec.Seed}
 	if u.Spec.Searches() {
 		id.Grid = &u.Grid
 	}
@@ -153,11 +153,22 @@ func (u Setup) WithCodes(nodes, edges map[string]string) Setup {
 
 // Mode names the feature mode for summaries (features.Settings.Mode),
 // with node labels their groups and time.
-func (u Setup) Mode() string {
+func (u Setup) Mode() string { return modeName(u.Features, u.nodeLabels()) }
+
+// nodeLabels is u's node-label setting, nil without node labels.
+func (u Setup) nodeLabels() *NodeLabels {
 	if !u.Spec.Labels {
-		return u.Features.Mode()
+		return nil
 	}
-	f := u.Features
+	return &NodeLabels{Groups: u.Spec.LabelGroups, Time: u.Spec.LabelTime}
+}
+
+// modeName names the mode of features f with node labels l (nil for
+// none).
+func modeName(f features.Settings, l *NodeLabels) string {
+	if l == nil {
+		return f.Mode()
+	}
 	f.Labels = &features.Labels{} // the vocabulary comes with each fold's training graphs
-	return fmt.Sprintf("%s: %d most frequent + other, t = %g", f.Mode(), u.Spec.LabelGroups, u.Spec.LabelTime)
+	return fmt.Sprintf("%s: %d most frequent + other, t = %g", f.Mode(), l.Groups, l.Time)
 }
