@@ -66,23 +66,29 @@ func fieldsOf(g spec.Group) []spec.Field {
 
 // printPresets lists each preset's differences from the defaults.
 func printPresets(w io.Writer) error {
-	def := spec.Defaults()
 	fmt.Fprintln(w, "Without -preset a command starts from molecules for molecules (SMILES, SD files, TU datasets whose README names the atoms) and from default otherwise.")
 	names := []string{spec.PresetDefault, spec.PresetMolecules, "paper", "size-aware"}
 	for _, name := range names {
-		p := spec.Presets()[name]()
-		var diffs []string
-		for _, f := range spec.Fields() {
-			if v := f.Get(&p); v != f.Get(&def) {
-				diffs = append(diffs, fmt.Sprintf("-%s %s", f.Name, v))
-			}
-		}
-		if len(diffs) == 0 {
-			diffs = []string{"(the defaults)"}
-		}
-		fmt.Fprintf(w, "  -preset %-10s  %s\n", name, strings.Join(diffs, " "))
+		fmt.Fprintf(w, "  -preset %-10s  %s\n", name, presetFlags(spec.Presets()[name]()))
 	}
+	fmt.Fprintln(w, "On TU datasets whose node labels are codes no README names, -preset molecules takes the codes as atom types, by frequency; on NCI1:")
+	fmt.Fprintf(w, "  %s\n", presetFlags(spec.AtomTypes([]string{"3", "1", "2", "4", "5", "7"})))
 	return nil
+}
+
+// presetFlags is what the flags of p change from the defaults.
+func presetFlags(p spec.Spec) string {
+	def := spec.Defaults()
+	var diffs []string
+	for _, f := range spec.Fields() {
+		if v := f.Get(&p); v != f.Get(&def) {
+			diffs = append(diffs, fmt.Sprintf("-%s %s", f.Name, v))
+		}
+	}
+	if len(diffs) == 0 {
+		return "(the defaults)"
+	}
+	return strings.Join(diffs, " ")
 }
 
 // runVersion is `wkpi version`: the module version and VCS revision the

@@ -196,11 +196,12 @@ func Molecules() Spec {
 // codes that no table names (NCI1): Defaults with, for the most frequent
 // type (the carbon skeleton, in molecules), the degree on the subgraph
 // of its atoms, and for each of the next ones (up to AtomTypeGroups in
-// all) the degree on the bonds around its atoms. types lists the node
+// all) the degree on the bonds around its atoms, and node labels (Labels:
+// the heat of the commonest types' indicators). types lists the node
 // labels by decreasing frequency. Like Molecules it fixes unit images.
 func AtomTypes(types []string) Spec {
 	s := Defaults()
-	s.Auto = false
+	s.Auto, s.Labels = false, true
 	extra := []string{"hks", "degree"}
 	for i, t := range types[:min(len(types), AtomTypeGroups)] {
 		around := "~"
