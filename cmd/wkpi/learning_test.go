@@ -239,25 +239,23 @@ func TestEvalProtocolsUnchanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := secondsField.ReplaceAllString(stdout, "") + "--- predictions\n" + string(csv)
-			if !strings.HasPrefix(tc.name, "labels") { // -labels does not combine with -out
-				part := filepath.Join(dir, "part.json")
-				if code, _, stderr := wkpi(t, append(args[:len(args)-len(tc.args)-2], append(tc.args, "-out", part)...)...); code != 0 {
-					t.Fatalf("-out: exit %d: %s", code, stderr)
-				}
-				p, err := readPart(part)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.Run.Program = ""
-				for i := range p.Reports {
-					p.Reports[i].Report = noSeconds([]eval.Report{p.Reports[i].Report})[0]
-				}
-				data, err := json.MarshalIndent(p, "", " ")
-				if err != nil {
-					t.Fatal(err)
-				}
-				got += "--- part\n" + string(data) + "\n"
+			part := filepath.Join(dir, "part.json")
+			if code, _, stderr := wkpi(t, append(args[:len(args)-len(tc.args)-2], append(tc.args, "-out", part)...)...); code != 0 {
+				t.Fatalf("-out: exit %d: %s", code, stderr)
 			}
+			p, err := readPart(part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Run.Program = ""
+			for i := range p.Reports {
+				p.Reports[i].Report = noSeconds([]eval.Report{p.Reports[i].Report})[0]
+			}
+			data, err := json.MarshalIndent(p, "", " ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += "--- part\n" + string(data) + "\n"
 			testenv.Golden(t, filepath.Join("testdata", "protocols", tc.name+".golden"), []byte(got), *update)
 		})
 	}
