@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,6 +41,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
 		return err
+	}
+	if u.Spec.Labels {
+		// Rather than compare WKPI without them, silently.
+		return errors.New("node labels (-labels, set by -preset molecules on atom types) need each fold's vocabulary, and wkpi compare computes one feature set for all folds: run wkpi eval for WKPI with node labels, or add -labels=false")
 	}
 	if err := c.profiles.start(); err != nil {
 		return err

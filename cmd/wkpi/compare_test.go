@@ -101,10 +101,15 @@ func TestCompareJSON(t *testing.T) {
 }
 
 // TestCompareBadMethod: an unknown method ends with exit 1 and one line
-// naming it.
+// naming it; so do node labels, which compare's one feature set for all
+// folds cannot hold.
 func TestCompareBadMethod(t *testing.T) {
 	code, _, stderr := wkpi(t, "compare", "-data", testenv.Dataset(t, "MUTAG"), "-methods", "WKPI,GIN")
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `"GIN"`) {
 		t.Errorf("exit %d, stderr %q; want 1 and one line naming GIN", code, stderr)
+	}
+	code, _, stderr = wkpi(t, "compare", "-data", testenv.Dataset(t, "MUTAG"), "-methods", "WKPI", "-labels")
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "-labels=false") {
+		t.Errorf("-labels: exit %d, stderr %q; want 1 and one line saying what to do", code, stderr)
 	}
 }
