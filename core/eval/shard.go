@@ -234,8 +234,8 @@ func MergeParts(names []string, parts []Part) (RunID, []Report, error) {
 }
 
 // runDiff names the first field, in RunID's order (then a field only
-// here has), where two runs differ, down to the innermost field ("config.C differs (10 here, 100
-// there)"); "" when they are equal.
+// here has), where two runs differ, down to the innermost field
+// ("config.C differs (10 here, 100 there)"); "" when they are equal.
 func runDiff(there, here RunID) (string, error) {
 	ea, err := json.Marshal(there)
 	if err != nil {
