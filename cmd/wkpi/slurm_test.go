@@ -231,18 +231,33 @@ func buildWkpi(t *testing.T, dir string) string {
 	return bin
 }
 
-// TestSlurmShardsEqualOneProcess runs a nested CV on MUTAG as 4 shards of
-// a Slurm array job and a merge job depending on it, on a real
-// single-node Slurm, and checks that the merged report equals the same CV
-// run in one process, in every number.
+// TestSlurmShardsEqualOneProcess runs CVs on MUTAG as 4 shards of a Slurm
+// array job and a merge job depending on it, on a real single-node Slurm,
+// and checks that each merged report equals the same CV run in one
+// process, in every number: a nested CV, and a fixed one with node labels,
+// whose every fold takes its label vocabulary from its training graphs.
 func TestSlurmShardsEqualOneProcess(t *testing.T) {
 	cluster := startSlurm(t)
 	mutag := testenv.Dataset(t, "MUTAG")
 	work := t.TempDir()
 	bin := buildWkpi(t, work)
-	runDir := filepath.Join(work, "run")
-	args := []string{"-data", mutag, "-folds", "10", "-grid", "m=3,4;sigma=0.01,0.1;C=1,100", "-inner", "3"}
+	for _, tc := range []struct {
+		name, title string // the case, and the report's first words
+		args        []string
+	}{
+		{"nested", "MUTAG (nested protocol)", []string{"-data", mutag, "-folds", "10", "-grid", "m=3,4;sigma=0.01,0.1;C=1,100", "-inner", "3"}},
+		{"node labels", "MUTAG (fixed protocol), molecules and node labels", []string{"-data", mutag, "-folds", "10", "-labels", "-label-groups", "3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			slurmRun(t, cluster, bin, filepath.Join(work, strings.ReplaceAll(tc.name, " ", "-")), tc.title, tc.args)
+		})
+	}
+}
 
+// slurmRun runs wkpi eval's args as 4 shards through cluster, in runDir,
+// and checks the merged report against a one-process run and its text
+// against title.
+func slurmRun(t *testing.T, cluster *slurm, bin, runDir, title string, args []string) {
 	start := time.Now()
 	cmd := exec.Command(bin, append([]string{"slurm", "-shards", "4", "-dir", runDir, "-wkpi", bin, "-sbatch", cluster.bins["sbatch"], "--"}, args...)...)
 	cmd.Env = cluster.env
@@ -293,7 +308,7 @@ func TestSlurmShardsEqualOneProcess(t *testing.T) {
 		w, _ := json.Marshal(want)
 		t.Fatalf("Slurm run differs from the one-process run:\n got %.2000s\nwant %.2000s", g, w)
 	}
-	if text, err := os.ReadFile(filepath.Join(runDir, "report.txt")); err != nil || !bytes.Contains(text, []byte("MUTAG (nested protocol)")) {
+	if text, err := os.ReadFile(filepath.Join(runDir, "report.txt")); err != nil || !bytes.Contains(text, []byte(title)) {
 		t.Errorf("report.txt: %v, %q", err, text)
 	}
 }
