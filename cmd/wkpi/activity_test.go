@@ -47,7 +47,27 @@ func activitySets() []activitySet {
 			target: "CLOGP", file: rdkitFile("Data/NCI/first_200.props.sdf"), minROCAUC: 0.89}, // molecules 0.920; structure only 0.878, -labels 0.918, WL 0.939
 		{name: "CHEMBL2321810", about: "Contrib/FreeWilson/data/CHEMBL2321810.smi + _act.csv: 1,017 analogues of one series, measured pIC50 (Act)",
 			target: "Act", file: chemblFreeWilson, minROCAUC: 0.87}, // molecules 0.899; structure only 0.863, -labels 0.923, WL 0.936
+		// Measured after every choice of the preset, as a check from outside.
+		{name: "NCI TPSA", about: "Data/NCI/first_5k.tpsa.csv, molecules 201-1,200: topological polar surface area (Ertl's tpsa.c)",
+			target: "tpsa", file: nciTPSA, minROCAUC: 0.95}, // molecules 0.985; structure only 0.799, -labels 0.990, WL 0.974, ecfp 0.982
 	}
+}
+
+// nciTPSA writes molecules 201-1,200 of first_5k.tpsa.csv ("SMILES,TPSA"
+// lines after one comment line; the first 200 are NCI200's molecules)
+// as a CSV with a header.
+func nciTPSA(t *testing.T, dir string) (string, string) {
+	const rel = "Data/NCI/first_5k.tpsa.csv"
+	lines := strings.Split(strings.TrimSpace(string(testenv.RDKitData(t, rel))), "\n")
+	if len(lines) < 1201 || !strings.HasPrefix(lines[0], "#") {
+		t.Fatalf("%s: %d lines, first %q; want a comment and 4,999 molecules", rel, len(lines), lines[0])
+	}
+	path := filepath.Join(dir, "tpsa1000.csv")
+	text := "smiles,tpsa\n" + strings.Join(lines[201:1201], "\n") + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, "smiles"
 }
 
 // chemblFreeWilson joins the Free-Wilson example's SMILES
