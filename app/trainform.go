@@ -330,7 +330,7 @@ func (t *TrainTab) form() app.UI {
 	invalid := len(t.Text) > 0
 	return app.Section().Class("card").ID("train-form").Body(
 		app.H2().Text("Train and evaluate on "+t.Summary.Name),
-		&TrainMode{Molecules: t.Summary.Molecules, Form: f, Disabled: t.Running, OnMode: t.OnMode},
+		&TrainMode{Molecules: t.Summary.Molecules, AtomTypes: t.Summary.AtomTypes, Form: f, Disabled: t.Running, OnMode: t.OnMode},
 		app.Div().Class("form-grid").Body(
 			choice("train-filtration", "Descriptor", "the function on the nodes that persistence sweeps", Descriptors, f.Descriptor, func(f *protocol.Training, v string) { f.Descriptor = v }),
 			choice("train-extra", "Further descriptors", "descriptors added to the first, each with its own images", extraChoices(cmp.Or(f.Extra, "default")), cmp.Or(f.Extra, "default"), setExtra),

@@ -23,7 +23,8 @@ type trainState struct {
 	// a dataset loaded then keeps the form as it is.
 	edited bool
 	// mode is the mode the user chose with TrainMode's switch (a Modes
-	// name; "" none yet), which datasets of molecules loaded later keep.
+	// name; "" none yet), which datasets loaded later keep when their
+	// switch offers it.
 	mode    string
 	cv      *cvRun
 	lastRun *savedRun // the last finished run, shown again with its dataset
@@ -332,29 +333,49 @@ func (r *Root) setMode(name string) {
 	if tr.form == nil {
 		return
 	}
-	f := withMode(*tr.form, name)
+	_, types := r.dataAtoms()
+	f := withMode(*tr.form, name, types)
 	tr.form, tr.mode = &f, name
 }
 
 // startSettings fits the Train form to the dataset loaded: until the
 // user changes a setting it holds the data's preset (molecules for
-// molecules, default for other graphs), or for molecules the mode the
-// user chose with the switch. Settings the user changed stay, except
-// that graphs that are not molecules leave molecules mode, which they
-// cannot run.
+// molecules, default for other graphs, atom-typed ones included, as
+// `wkpi eval` without -preset), or the mode the user chose with the
+// switch when the data's switch offers it. Settings the user changed
+// stay, except that a mode reading atoms that the data's switch does not
+// offer (molecules mode for graphs that are not molecules, atom types
+// for data without them) goes back to structure only.
 func (r *Root) startSettings() {
-	tr, s := &r.train, r.data.summary
+	tr := &r.train
+	molecules, types := r.dataAtoms()
+	atoms := atomMode(molecules, types)
 	name := spec.PresetDefault
-	if s != nil && s.Molecules {
-		name = cmp.Or(tr.mode, spec.PresetMolecules)
-	}
 	switch {
-	case !tr.edited || tr.form == nil:
-		tr.form, tr.formText = &protocol.Training{Spec: spec.Presets()[name]()}, nil
-	case settingsMode(*tr.form) == spec.PresetMolecules && name != spec.PresetMolecules:
-		f := withMode(*tr.form, name)
+	case atoms != "" && (tr.mode == atoms || tr.mode == spec.PresetDefault):
+		name = tr.mode
+	case molecules:
+		name = spec.PresetMolecules
+	}
+	if !tr.edited || tr.form == nil {
+		// Each mode's preset is the defaults in that mode.
+		f := withMode(protocol.Training{Spec: spec.Defaults()}, name, types)
+		tr.form, tr.formText = &f, nil
+		return
+	}
+	if mode := settingsMode(*tr.form); (mode == spec.PresetMolecules || mode == modeAtomTypes) && mode != atoms {
+		f := withMode(*tr.form, spec.PresetDefault, nil)
 		tr.form = &f
 	}
+}
+
+// dataAtoms says what the atoms of the dataset loaded are: whether they
+// are molecules', and their atom types (protocol.Summary).
+func (r *Root) dataAtoms() (molecules bool, types []string) {
+	if s := r.data.summary; s != nil {
+		return s.Molecules, s.AtomTypes
+	}
+	return false, nil
 }
 
 // list writes fold indices from 1, as the page shows them.

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -93,4 +95,61 @@ func TestBrowserMoleculesMode(t *testing.T) {
 		screenshot("train-molecules"),
 	)
 	checkAxe(t, ctx, "the Train tab after a run in molecules mode")
+}
+
+// TestBrowserAtomTypes: NCI1, whose atoms are typed by integer codes that
+// no table names, opens the Train tab in structure only (as `wkpi eval`
+// without -preset), which says so in words; its Mode switch offers atom
+// types instead of molecules, and a click on "Atom types" puts in the
+// atom-types preset, as `wkpi eval -preset molecules` takes it: its
+// further descriptors for NCI1's commonest types (3, 1, 2, 4, 5, 7:
+// `sort NCI1_node_labels.txt | uniq -c | sort -rn`) and node labels on.
+// The arrow keys go back to structure only. No run: an NCI1
+// cross-validation takes minutes.
+func TestBrowserAtomTypes(t *testing.T) {
+	nci1 := filepath.Join(t.TempDir(), "NCI1.zip")
+	if err := os.WriteFile(nci1, zipDir(t, "../../data/NCI1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := browser(t)
+	defer cancel()
+	srv := httptest.NewServer(Handler(site))
+	defer srv.Close()
+	structure := `document.querySelector("#train-mode").dataset.mode === "default" && document.querySelector("#train-mode-default").checked &&
+		!document.querySelector("#train-mode-atom-types").checked && !document.querySelector("#train-mode-molecules") &&
+		document.querySelector("#train-extra").value === "default" && document.querySelector("#train-labels").value === "off"`
+	atomTypes := fmt.Sprintf(`document.querySelector("#train-mode").dataset.mode === "atom-types" && document.querySelector("#train-mode-atom-types").checked &&
+		!document.querySelector("#train-mode-default").checked && document.querySelector("#train-extra").value === %q &&
+		document.querySelector("#train-labels").value === "on"`, spec.AtomTypes([]string{"3", "1", "2", "4", "5", "7"}).Extra)
+
+	stepWithin(t, ctx, 2*time.Minute, "NCI1: upload its files",
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitNotPresent(chromedp.CSS("#app-wasm-loader")),
+		chromedp.SetUploadFiles(chromedp.CSS("#upload"), []string{nci1}),
+		textContains("#summary-graphs", "4110 graphs"),
+	)
+	step(t, ctx, "the Train tab opens in structure only and says so",
+		chromedp.Click(chromedp.CSS("#tab-train")),
+		chromedp.WaitEnabled(chromedp.CSS("#train-run")),
+		until(structure),
+		textContains("#train-mode legend", "Mode"),
+		textContains("#train-mode-text", "Structure only: atom types (the node labels' codes) ignored"),
+		textContains(`label[for="train-mode-atom-types"]`, "Atom types"),
+		textContains(`label[for="train-mode-default"]`, "Structure only"),
+	)
+	checkAxe(t, ctx, "the Train tab on NCI1 in structure only")
+
+	step(t, ctx, "a click switches to atom types",
+		chromedp.Click(chromedp.CSS(`label[for="train-mode-atom-types"]`)),
+		until(atomTypes),
+		textContains("#train-mode-text", "Atom types: no table names the node labels' codes, so they are taken as atom types"),
+		screenshot("train-atom-types"),
+	)
+	checkAxe(t, ctx, "the Train tab on NCI1 in atom types")
+
+	step(t, ctx, "the keyboard goes back to structure only",
+		chromedp.Focus(chromedp.CSS("#train-mode-atom-types")),
+		chromedp.KeyEvent(kb.ArrowRight),
+		until(structure),
+	)
 }

@@ -17,6 +17,7 @@ import (
 	"wkpi-web/core/model"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/scaffold"
+	"wkpi-web/core/spec"
 	"wkpi-web/core/tu"
 	"wkpi-web/wasm/protocol"
 )
@@ -120,7 +121,12 @@ func (w *Worker) handlers() map[protocol.Kind]handler {
 		protocol.Load: func(c call) (protocol.Response, error) {
 			s := Summarise(c.ds)
 			s.Source = w.source
-			s.Molecules = features.AreMolecules(c.ds.Graphs, &features.Codes{Nodes: w.codes, Edges: w.edgeCodes})
+			codes := &features.Codes{Nodes: w.codes, Edges: w.edgeCodes}
+			s.Molecules = features.AreMolecules(c.ds.Graphs, codes)
+			if !s.Molecules {
+				types := features.AtomCodes(c.ds.Graphs, codes)
+				s.AtomTypes = types[:min(len(types), spec.AtomTypeGroups)]
+			}
 			return protocol.Response{Summary: s}, nil
 		},
 		protocol.Draw: func(c call) (protocol.Response, error) {

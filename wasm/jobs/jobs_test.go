@@ -56,6 +56,9 @@ func TestLoadSummary(t *testing.T) {
 		Nodes:      protocol.Stats{Total: 3371, Min: 10, Max: 28, Mean: 3371.0 / 188},
 		Edges:      protocol.Stats{Total: 3721, Mean: 3721.0 / 188},
 		NodeLabels: true, EdgeLabels: true,
+		// Without the README no table names the codes: atom types, the
+		// commonest first (TestLoadSummaryMolecules).
+		AtomTypes: []string{"0", "2", "1", "5", "3", "6"},
 	}
 	for _, tc := range []struct {
 		name  string
@@ -84,10 +87,14 @@ func TestLoadSummary(t *testing.T) {
 }
 
 // TestLoadSummaryMolecules: a Load says whether the graphs are
-// molecules. Oracle: the datasets' READMEs, read by hand: MUTAG's and
-// PTC_MR's node tables name elements and their edge tables bond types,
-// PROTEINS' nodes are secondary-structure elements; without its README
-// MUTAG's labels are bare codes, and the STAR graphs have no labels.
+// molecules and, when their atoms are typed by integer codes that no
+// table names, the commonest of those types. Oracle: the datasets'
+// READMEs, read by hand: MUTAG's and PTC_MR's node tables name elements
+// and their edge tables bond types, NCI1's and PROTEINS' READMEs have no
+// tables (PROTEINS' nodes are secondary-structure elements); without its
+// README MUTAG's labels are bare codes, and the STAR graphs have no
+// labels. The types: `sort DS_node_labels.txt | uniq -c | sort -rn`,
+// the first spec.AtomTypeGroups.
 func TestLoadSummaryMolecules(t *testing.T) {
 	withReadme := func(dir string) []protocol.File {
 		readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
@@ -98,24 +105,27 @@ func TestLoadSummaryMolecules(t *testing.T) {
 	}
 	mutag := withReadme("../../data/MUTAG")
 	for _, tc := range []struct {
-		name  string
-		files []protocol.File
-		want  bool
+		name      string
+		files     []protocol.File
+		molecules bool
+		types     []string
 	}{
-		{"MUTAG with its README", mutag, true},
-		{"MUTAG zip with its README", []protocol.File{zipped(t, "MUTAG", mutag)}, true},
-		{"PTC_MR with its README", withReadme("../../data/PTC_MR"), true},
-		{"MUTAG without its README", files(t, "../../data/MUTAG"), false},
-		{"PROTEINS with its README", withReadme("../../data/PROTEINS"), false},
-		{"STAR, no labels", files(t, "testdata"), false},
+		{"MUTAG with its README", mutag, true, nil},
+		{"MUTAG zip with its README", []protocol.File{zipped(t, "MUTAG", mutag)}, true, nil},
+		{"PTC_MR with its README", withReadme("../../data/PTC_MR"), true, nil},
+		{"SMILES table", []protocol.File{withOptions(protocol.File{Name: "mols.csv", Data: []byte(mols)}, protocol.DataOptions{SkipBad: true})}, true, nil},
+		{"MUTAG without its README", files(t, "../../data/MUTAG"), false, []string{"0", "2", "1", "5", "3", "6"}},
+		{"NCI1 with its README", withReadme("../../data/NCI1"), false, []string{"3", "1", "2", "4", "5", "7"}},
+		{"PROTEINS with its README", withReadme("../../data/PROTEINS"), false, []string{"0", "1", "2"}},
+		{"STAR, no labels", files(t, "testdata"), false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := load(tc.files...)
 			if r.Event != protocol.Done {
 				t.Fatal(r.Error)
 			}
-			if r.Summary.Molecules != tc.want {
-				t.Errorf("molecules %v, want %v", r.Summary.Molecules, tc.want)
+			if r.Summary.Molecules != tc.molecules || !slices.Equal(r.Summary.AtomTypes, tc.types) {
+				t.Errorf("molecules %v, atom types %q; want %v, %q", r.Summary.Molecules, r.Summary.AtomTypes, tc.molecules, tc.types)
 			}
 		})
 	}

@@ -214,6 +214,12 @@ type Summary struct {
 	// element symbols and bond types, or a TU README's tables naming
 	// them), for which the Train tab starts from the molecules preset.
 	Molecules bool `json:"molecules"`
+	// AtomTypes are the node labels by decreasing frequency, at most
+	// spec.AtomTypeGroups of them, when the atoms are typed by integer
+	// codes that no table names (features.AtomCodes: NCI1), nil
+	// otherwise; for these the Train tab offers the atom-types mode
+	// (spec.AtomTypes).
+	AtomTypes []string `json:"atomTypes,omitempty"`
 }
 
 // Class is one class label and how many graphs carry it.
