@@ -610,23 +610,68 @@ func TestScaffoldSplitJob(t *testing.T) {
 // `wkpi train`'s model, to the last digit. The CLI takes the molecules
 // preset by itself (no -preset) and reads the README's node and edge
 // tables; the worker must read them as it does. Without the README the
-// job fails, naming the label that is no element and the README.
+// job fails, naming the label that is no element and the README. Without
+// the README, MUTAG's atoms are bare codes: the worker's Load reports
+// them as atom types, and the Train tab's atom-types mode
+// (spec.AtomTypes of those types) gives what `wkpi eval -preset
+// molecules` gives on the same folder.
 func TestMoleculesPresetAsCLI(t *testing.T) {
 	const dir = "../../data/MUTAG"
 	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mutag := append(files(t, dir), protocol.File{Name: "README.txt", Data: readme})
-	// The preset, with a smaller mixture, three folds and fixed unit
-	// images to keep the test short.
-	tr := protocol.Training{Spec: spec.Molecules()}
-	tr.Folds, tr.Seed, tr.M, tr.Auto = 3, 4, 3, false
-	flags := []string{"-data", dir, "-seed", "4", "-m", "3", "-auto=false"}
-
-	var w Worker
+	bare := t.TempDir() // MUTAG without its README
+	for _, f := range files(t, dir) {
+		if err := os.WriteFile(filepath.Join(bare, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx := context.Background()
-	cv := w.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: mutag, Training: &tr}, nil, nil)
+	var load Worker
+	loaded := load.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: "m", Files: files(t, bare)}, nil, nil)
+	if loaded.Event != protocol.Done || loaded.Summary.Molecules || len(loaded.Summary.AtomTypes) == 0 {
+		t.Fatalf("MUTAG without its README: %s %q, summary %+v; want atom types", loaded.Event, loaded.Error, loaded.Summary)
+	}
+	for _, tc := range []struct {
+		name  string
+		dir   string
+		files []protocol.File
+		spec  spec.Spec
+		flags []string // what `wkpi eval` and `wkpi train` need besides -data, -seed 4 and -m 3
+		mode  string
+		codes bool // the model keeps the README's code tables
+	}{
+		{"molecules", dir, append(files(t, dir), protocol.File{Name: "README.txt", Data: readme}), spec.Molecules(), nil, features.ModeMolecules, true},
+		{"atom types", bare, files(t, bare), spec.AtomTypes(loaded.Summary.AtomTypes), []string{"-preset", "molecules"}, features.ModeAtomTypesLabels, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The preset with a smaller mixture and three folds to keep
+			// the test short (both presets fix unit images).
+			tr := protocol.Training{Spec: tc.spec}
+			tr.Folds, tr.Seed, tr.M = 3, 4, 3
+			checkAsCLI(t, tc.files, tr, append([]string{"-data", tc.dir, "-seed", "4", "-m", "3"}, tc.flags...), tc.mode, tc.codes)
+		})
+	}
+
+	tr := protocol.Training{Spec: spec.Molecules()}
+	tr.Folds, tr.Seed, tr.M = 3, 4, 3
+	var w Worker
+	r := w.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(t, dir), Training: &tr}, nil, nil)
+	if r.Event != protocol.Failed || !strings.Contains(r.Error, `node 0 is labelled "0"`) || !strings.Contains(r.Error, "README.txt") {
+		t.Errorf("the molecules preset without the README: %s %q, want an error naming node 0's label and the README", r.Event, r.Error)
+	}
+}
+
+// checkAsCLI runs a worker's CV and Train jobs of tr on data and `wkpi
+// eval -folds 3 -predictions` and `wkpi train` with flags, and checks
+// that they agree to the last digit: every graph's fold, predictions and
+// scores, learned and unlearned, and the final model, whose mode is mode
+// and which keeps the README's code tables when codes is set.
+func checkAsCLI(t *testing.T, data []protocol.File, tr protocol.Training, flags []string, mode string, codes bool) {
+	ctx := context.Background()
+	var w Worker
+	cv := w.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: data, Training: &tr}, nil, nil)
 	if cv.Event != protocol.Done {
 		t.Fatalf("CV: %s", cv.Error)
 	}
@@ -634,12 +679,12 @@ func TestMoleculesPresetAsCLI(t *testing.T) {
 	// tables and learns from them, summing in another order (the weights
 	// then agree to about 1e-11, not to the last digit).
 	var fresh Worker
-	trained := fresh.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: mutag, Training: &tr}, nil, nil)
+	trained := fresh.Run(ctx, protocol.Request{Kind: protocol.Train, Dataset: "m", Files: data, Training: &tr}, nil, nil)
 	if trained.Event != protocol.Done {
 		t.Fatalf("train: %s", trained.Error)
 	}
-	if trained.Info.Mode != features.ModeMolecules {
-		t.Errorf("the model's mode is %q, want %q", trained.Info.Mode, features.ModeMolecules)
+	if trained.Info.Mode != mode {
+		t.Errorf("the model's mode is %q, want %q", trained.Info.Mode, mode)
 	}
 
 	bin := testenv.BuildWkpi(t)
@@ -656,11 +701,11 @@ func TestMoleculesPresetAsCLI(t *testing.T) {
 
 	// The CV: each graph's fold, classes and scores as `wkpi eval
 	// -predictions` writes them (the score of class 1 of the two).
-	data, err := os.ReadFile(predictions)
+	written, err := os.ReadFile(predictions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	rows, err := csv.NewReader(bytes.NewReader(written)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -699,14 +744,8 @@ func TestMoleculesPresetAsCLI(t *testing.T) {
 	if !reflect.DeepEqual(m.Weight, want.Weight) || m.Sigma != want.Sigma || m.C != want.C || !reflect.DeepEqual(m.Features, want.Features) {
 		t.Errorf("the worker's model (sigma %g, C %g, features %+v) is not wkpi train's (%g, %g, %+v)", m.Sigma, m.C, m.Features, want.Sigma, want.C, want.Features)
 	}
-	if m.Features.Codes == nil || m.Features.Codes.Nodes["0"] != "C" || m.Features.Codes.Edges["0"] != "aromatic" {
-		t.Errorf("the model's code tables %+v: want MUTAG's README's (node 0 is C, edge 0 aromatic)", m.Features.Codes)
-	}
-
-	var bare Worker
-	r := bare.Run(ctx, protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Files: files(t, dir), Training: &tr}, nil, nil)
-	if r.Event != protocol.Failed || !strings.Contains(r.Error, `node 0 is labelled "0"`) || !strings.Contains(r.Error, "README.txt") {
-		t.Errorf("without the README: %s %q, want an error naming node 0's label and the README", r.Event, r.Error)
+	if has := m.Features.Codes != nil && m.Features.Codes.Nodes["0"] == "C" && m.Features.Codes.Edges["0"] == "aromatic"; has != codes {
+		t.Errorf("the model's code tables %+v: want MUTAG's README's (node 0 is C, edge 0 aromatic) %v", m.Features.Codes, codes)
 	}
 }
 
