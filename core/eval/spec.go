@@ -39,7 +39,7 @@ func FromSpec(s spec.Spec) (Setup, error) {
 	for i := range f.Channels {
 		f.Channels[i] = strings.TrimSpace(f.Channels[i])
 	}
-	f.Rows, f.Tau, f.Weighting = s.Rows, s.Tau, pimage.Weighting(s.Weighting)
+	f.Rows, f.Tau, f.TailCut, f.Weighting = s.Rows, s.Tau, s.TailCut, pimage.Weighting(s.Weighting)
 	f.KeepZero, f.Normalize = s.KeepZero, !s.Raw
 	if s.Persistence != "none" {
 		f.Persistence = s.Persistence

@@ -167,6 +167,7 @@ func TestFromSpecCarriesEveryValue(t *testing.T) {
 		}},
 		"rows":     {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Features.Rows)} }},
 		"tau":      {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Features.Tau} }},
+		"tail-cut": {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Features.TailCut} }},
 		"m":        {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{float64(u.Config.Learn.M)} }},
 		"sigma":    {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Sigma} }},
 		"penalty":  {arrives: func(t *testing.T, u Setup, x float64) []float64 { return []float64{u.Config.Learn.Penalty} }},

@@ -22,9 +22,13 @@ type Settings struct {
 	Filtration filtration.Options `json:"filtration"`
 	// Channels lists the images per graph, each a "+"-joined set of
 	// sub-diagrams among ord0, rel1, ext0, ext1.
-	Channels  []string         `json:"channels"`
-	Rows      int              `json:"rows"`
-	Tau       float64          `json:"tau"` // Gaussian width; 0 picks one from the grid (see FitGrid)
+	Channels []string `json:"channels"`
+	Rows     int      `json:"rows"`
+	Tau      float64  `json:"tau"` // Gaussian width; 0 picks one from the grid (see FitGrid)
+	// TailCut is the fraction of a descriptor block's largest pixel below
+	// which its pixels are 0, in [0, 1]; 0 takes DefaultTailCut, which
+	// models saved before the field was kept rendered with.
+	TailCut   float64          `json:"tail_cut,omitempty"`
 	Weighting pimage.Weighting `json:"weighting"`
 	// MaxPersistence scales the linear weighting; 0 takes the dataset's
 	// largest persistence when the grid is fitted.
@@ -84,6 +88,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Tau < 0 || math.IsNaN(s.Tau) || math.IsInf(s.Tau, 0) {
 		return fmt.Errorf("features: tau %v must be a finite non-negative number", s.Tau)
+	}
+	if !(s.TailCut >= 0 && s.TailCut <= 1) {
+		return fmt.Errorf("features: tail cut %v must be in [0, 1]", s.TailCut)
 	}
 	if s.Persistence != "" && s.Persistence != PersistenceSqrt {
 		return fmt.Errorf("features: persistence transform %q (want sqrt or none)", s.Persistence)
@@ -319,7 +326,7 @@ func Render(ds []persistence.Diagrams, grid pimage.Grid, s Settings) ([]float64,
 			vec = append(vec, img...)
 		}
 		part := vec[k*block:]
-		flushTails(part)
+		flushTails(part, s.tailCut())
 		if s.Normalize {
 			if norm := floats.Norm(part, 2); norm > 0 {
 				floats.Scale(1/(norm*math.Sqrt(float64(len(ds)))), part)
@@ -329,23 +336,33 @@ func Render(ds []persistence.Diagrams, grid pimage.Grid, s Settings) ([]float64,
 	return vec, nil
 }
 
-// tailCut is the fraction of a descriptor block's largest pixel below
-// which a pixel is set to exactly 0. The kernel's passes cost the pixels
-// two images share; at the default width a point's Gaussian then covers
-// about 7 x 7 pixels instead of 15 x 15, which makes whole runs 2-3 times
-// faster. Measured against 1e-12 (docs/notes/2026-11-speed-log.md): the
-// same accuracy and ROC-AUC to the digits shown on every molecule set,
-// and on NCI1 and PTC_MR one fold's inner choice of C flipped; 1e-2
-// changed figures.
-const tailCut = 1e-3
+// DefaultTailCut is the fraction of a descriptor block's largest pixel
+// below which a pixel is set to exactly 0 when Settings.TailCut is 0.
+// The kernel's passes cost the pixels two images share; at the default
+// width a point's Gaussian then covers about 7 x 7 pixels instead of
+// 15 x 15, which makes whole runs 2-3 times faster. Measured against 1e-12
+// (docs/notes/2026-11-speed-log.md): the same accuracy and ROC-AUC to the
+// digits shown on every molecule set, and on NCI1 and PTC_MR one fold's
+// inner choice of C flipped. 1e-2 is a third faster again and moves
+// figures by up to 0.9 points (the same log).
+const DefaultTailCut = 1e-3
 
-func flushTails(vec []float64) {
+// tailCut is the cut s renders with.
+func (s Settings) tailCut() float64 {
+	if s.TailCut == 0 {
+		return DefaultTailCut
+	}
+	return s.TailCut
+}
+
+// flushTails sets the pixels of vec below cut of its largest to 0.
+func flushTails(vec []float64, cut float64) {
 	var peak float64
 	for _, v := range vec {
 		peak = math.Max(peak, math.Abs(v))
 	}
 	for i, v := range vec {
-		if math.Abs(v) < tailCut*peak {
+		if math.Abs(v) < cut*peak {
 			vec[i] = 0
 		}
 	}

@@ -51,6 +51,11 @@ type Spec struct {
 	Rows int `json:"rows"`
 	// Tau is the image Gaussian's width; 0 takes one pixel. Default 0.
 	Tau float64 `json:"tau"`
+	// TailCut is the fraction of a descriptor block's largest pixel below
+	// which its pixels are 0, 0..1; 0 takes 1/1000. Larger is faster
+	// (the kernel's passes cost the pixels two images share) and moves
+	// the figures a little. Default 0.
+	TailCut float64 `json:"tailCut"`
 	// Weighting is constant or linear (in persistence). Default constant.
 	Weighting string `json:"weighting"`
 	// Persistence transforms the persistence axis: none or sqrt.
