@@ -21,7 +21,7 @@ var LabelModes = [][2]string{
 }
 
 // labelHelp is the one-line explanation under the Node labels choice.
-const labelHelp = "on adds where each common node label (atom type) sits as further descriptors (on molecules' activity data about the fingerprints' ROC-AUC, at twice the time); off adds none, as in the paper"
+const labelHelp = "on adds where each common node label (atom type) sits as further descriptors (the molecules preset has them: on molecules' activity data they bring the fingerprints' ROC-AUC, at twice the time); off adds none, as in the paper"
 
 func labelMode(t protocol.Training) string {
 	if t.Labels {

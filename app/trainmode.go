@@ -87,20 +87,19 @@ func atomMode(molecules bool, types []string) string {
 }
 
 // settingsMode names what settings f look at, as features.Settings.Mode
-// does: modeAtomTypes when a further descriptor reads atom types given
-// as node labels and none reads atoms and bonds (node labels or not: the
-// atom-types preset has them), modeLabels in node-label mode,
-// spec.PresetMolecules when a further descriptor reads atoms and bonds,
-// spec.PresetDefault (structure only) otherwise.
+// does: spec.PresetMolecules when a further descriptor reads atoms and
+// bonds, modeAtomTypes when one reads atom types given as node labels
+// (node labels or not: both presets have them), modeLabels in node-label
+// mode, spec.PresetDefault (structure only) otherwise.
 func settingsMode(f protocol.Training) string {
 	molecular := anyDescriptor(f.Extra, spec.Descriptor.Molecular)
 	switch {
-	case !molecular && anyDescriptor(f.Extra, spec.Descriptor.LabelGroup):
+	case molecular:
+		return spec.PresetMolecules
+	case anyDescriptor(f.Extra, spec.Descriptor.LabelGroup):
 		return modeAtomTypes
 	case f.Labels:
 		return modeLabels
-	case molecular:
-		return spec.PresetMolecules
 	}
 	return spec.PresetDefault
 }
@@ -119,15 +118,16 @@ func modeText(f protocol.Training, molecules bool, types []string) string {
 	extra := strings.ReplaceAll(f.Extra, ",", ", ")
 	switch settingsMode(f) {
 	case modeLabels:
-		if anyDescriptor(f.Extra, spec.Descriptor.Molecular) {
-			return "Node labels: atom types are used, and the further descriptors " + extra + " read atoms and bonds."
-		}
 		return "Node labels: atom types are used, bond types ignored."
 	case spec.PresetMolecules:
+		text := "Molecules: atoms and bonds are used by the further descriptors " + extra + "."
 		if f.Extra == spec.MoleculesExtra {
-			return "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure."
+			text = "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure."
 		}
-		return "Molecules: atoms and bonds are used by the further descriptors " + extra + "."
+		if f.Labels {
+			text += " Node labels add the heat of the commonest elements' indicators."
+		}
+		return text
 	case modeAtomTypes:
 		if f.Labels && f.Extra == spec.AtomTypes(types).Extra {
 			return "Atom types: no table names the node labels' codes, so they are taken as atom types: the degree on the subgraph of the commonest type and on the bonds around the next ones, and the heat of the commonest types' indicators, are used beside the structure."
@@ -149,8 +149,9 @@ func modeText(f protocol.Training, molecules bool, types []string) string {
 
 // withMode returns f in mode name (a Modes name) for data whose atom
 // types are types: that mode's preset's further descriptors, node labels
-// and automatic choice of images (the molecules and atom-types presets
-// fix unit images), every other setting as it was. Atom types need
+// (their groups and diffusion time), tail cut and automatic choice of
+// images (the molecules and atom-types presets fix unit images), every
+// other setting as it was. Atom types need
 // types; without them f stays as it is.
 func withMode(f protocol.Training, name string, types []string) protocol.Training {
 	var s spec.Spec
@@ -163,5 +164,6 @@ func withMode(f protocol.Training, name string, types []string) protocol.Trainin
 		return f
 	}
 	f.Extra, f.Labels, f.Auto = s.Extra, s.Labels, s.Auto
+	f.LabelGroups, f.LabelTime, f.TailCut = s.LabelGroups, s.LabelTime, s.TailCut
 	return f
 }

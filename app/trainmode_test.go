@@ -25,7 +25,7 @@ var nci1 = []string{"3", "1", "2", "4", "5", "7"}
 func TestSettingsMode(t *testing.T) {
 	pipeline := map[string]string{
 		features.ModeStructure: spec.PresetDefault,
-		features.ModeMolecules: spec.PresetMolecules, features.ModeMoleculesLabels: modeLabels,
+		features.ModeMolecules: spec.PresetMolecules, features.ModeMoleculesLabels: spec.PresetMolecules,
 		features.ModeAtomTypes: modeAtomTypes, features.ModeAtomTypesLabels: modeAtomTypes,
 		features.ModeLabels: modeLabels,
 	}
@@ -43,12 +43,12 @@ func TestSettingsMode(t *testing.T) {
 		{"electronegativity", func(s *spec.Spec) { s.Extra = "hks,en" }, spec.PresetMolecules},
 		{"degree of the carbon atoms", func(s *spec.Spec) { s.Extra = "degree:C" }, spec.PresetMolecules},
 		{"node labels", func(s *spec.Spec) { s.Labels = true }, modeLabels},
-		{"node labels over molecules", func(s *spec.Spec) { *s = spec.Molecules(); s.Labels = true }, modeLabels},
+		{"molecules without node labels", func(s *spec.Spec) { *s = spec.Molecules(); s.Labels = false }, spec.PresetMolecules},
 		{"atom-types preset", func(s *spec.Spec) { *s = spec.AtomTypes(nci1) }, modeAtomTypes},
 		{"atom types without node labels", func(s *spec.Spec) { *s = spec.AtomTypes(nci1); s.Labels = false }, modeAtomTypes},
 		{"heat of a group of atom types", func(s *spec.Spec) { s.Extra = "hks:#1+#2" }, modeAtomTypes},
 		{"atom types beside bond orders", func(s *spec.Spec) { s.Extra = "degree:#3,bonds" }, spec.PresetMolecules},
-		{"atom types beside bond orders, node labels", func(s *spec.Spec) { s.Extra, s.Labels = "degree:#3,bonds", true }, modeLabels},
+		{"atom types beside bond orders, node labels", func(s *spec.Spec) { s.Extra, s.Labels = "degree:#3,bonds", true }, spec.PresetMolecules},
 	} {
 		f := protocol.Training{Spec: spec.Defaults()}
 		tc.change(&f.Spec)
@@ -67,14 +67,16 @@ func TestSettingsMode(t *testing.T) {
 }
 
 // TestWithMode: the switch changes the further descriptors, node labels
-// and automatic choice of images to its preset's and keeps every other
-// setting; atom types need the data's types.
+// (their groups and time), tail cut and automatic choice of images to its
+// preset's and keeps every other setting; atom types need the data's
+// types.
 func TestWithMode(t *testing.T) {
 	f := protocol.Training{Spec: spec.Defaults()}
 	f.Folds, f.Sigma, f.Labels = 5, 0.5, true
 	withPreset := func(p spec.Spec) spec.Spec {
 		s := f.Spec
 		s.Extra, s.Labels, s.Auto = p.Extra, p.Labels, p.Auto
+		s.LabelGroups, s.LabelTime, s.TailCut = p.LabelGroups, p.LabelTime, p.TailCut
 		return s
 	}
 	mol := withMode(f, spec.PresetMolecules, nil)
@@ -106,8 +108,8 @@ func TestWithMode(t *testing.T) {
 // node-label mode); other graphs get the sentence alone.
 func TestTrainModeRender(t *testing.T) {
 	mol := protocol.Training{Spec: spec.Molecules()}
-	labels := mol
-	labels.Labels = true
+	bare := mol
+	bare.Labels = false
 	with := func(change func(*spec.Spec)) protocol.Training {
 		s := spec.Defaults()
 		change(&s)
@@ -122,12 +124,12 @@ func TestTrainModeRender(t *testing.T) {
 		text      string
 		checked   string // the radio checked, "" for none
 	}{
-		{"molecules preset", true, nil, mol, "Molecules: atoms, bonds and aromatic rings are used", spec.PresetMolecules},
+		{"molecules preset", true, nil, mol, "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure. Node labels add the heat of the commonest elements' indicators.", spec.PresetMolecules},
+		{"molecules without node labels", true, nil, bare, "atoms' electronegativity, beside the structure.</p>", spec.PresetMolecules},
 		{"structure only", true, nil, withMode(mol, spec.PresetDefault, nil), "Structure only: atom and bond types ignored", spec.PresetDefault},
 		{"own list", true, nil, with(func(s *spec.Spec) { s.Extra = "hks,bonds:C" }),
 			"Molecules: atoms and bonds are used by the further descriptors hks, bonds:C.", spec.PresetMolecules},
 		{"node labels", true, nil, with(func(s *spec.Spec) { s.Labels = true }), "Node labels: atom types are used, bond types ignored.", ""},
-		{"node labels and molecules", true, nil, labels, "Node labels: atom types are used, and the further descriptors " + strings.ReplaceAll(spec.MoleculesExtra, ",", ", ") + " read atoms and bonds.", ""},
 		{"atom types", false, nci1, protocol.Training{Spec: spec.AtomTypes(nci1)},
 			"Atom types: no table names the node labels' codes, so they are taken as atom types: the degree on the subgraph of the commonest type and on the bonds around the next ones, and the heat of the commonest types' indicators, are used beside the structure.", modeAtomTypes},
 		{"atom types of an own list", false, nci1, with(func(s *spec.Spec) { s.Extra = "hks:#3,degree:~#1" }),

@@ -73,7 +73,8 @@ func TestBrowserCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The page's defaults for molecules: the molecules preset, MUTAG's
-	// codes read through its README's tables.
+	// codes read through its README's tables, WKPI with each fold's
+	// node-label vocabulary.
 	nodes, edges, err := tu.ReadLabelNames("../../data/MUTAG")
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +83,9 @@ func TestBrowserCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := features.Compute(context.Background(), ds, u.WithCodes(nodes, edges).Features, nil)
+	u = u.WithCodes(nodes, edges)
+	native := context.Background()
+	set, err := features.Compute(native, ds, u.Features, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +94,19 @@ func TestBrowserCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := compare.DefaultOptions()
-	o.WKPIAuto = true // the page's default, as the Train tab's
-	want, err := compare.Run(context.Background(), d, []string{compare.WKPI, compare.PILinear, compare.WL, compare.Majority}, o, nil)
+	o.WKPI, o.WKPIAuto = u.Config, u.Spec.Automatic()
+	o.WKPIFeatures = func(train []int) (*eval.WKPI, error) {
+		s, err := u.FeaturesFor(ds.Graphs, train, nodes)
+		if err != nil {
+			return nil, err
+		}
+		set, err := features.Compute(native, ds, s, nil)
+		if err != nil {
+			return nil, err
+		}
+		return eval.NewWKPI(set, ds.Labels, len(ds.Classes))
+	}
+	want, err := compare.Run(native, d, []string{compare.WKPI, compare.PILinear, compare.WL, compare.Majority}, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 // keyboard, and the settings a run sends to the workers follow it: the
 // run's settings line and its model's mode. The choice holds for the
 // next dataset of molecules; a run in molecules mode reports mode
-// "molecules".
+// "molecules and node labels".
 func TestBrowserMoleculesMode(t *testing.T) {
 	ctx, cancel := browser(t)
 	defer cancel()
@@ -88,10 +88,10 @@ func TestBrowserMoleculesMode(t *testing.T) {
 		setInput("train-folds", "3"),
 		until(`document.querySelector("#train-folds").value === "3"`),
 	)
-	run("a run in molecules mode sends the molecules preset's descriptors and reports mode molecules",
+	run("a run in molecules mode sends the molecules preset's descriptors and node labels and reports its mode",
 		textContains("#train-settings", "Extra descriptors: "+strings.ReplaceAll(spec.MoleculesExtra, ",", ", ")+"."),
-		until(`document.querySelector("#train-model-mode").dataset.mode === "molecules"`),
-		textContains("#train-model-mode", "Mode: molecules: atoms and bonds used."),
+		until(`document.querySelector("#train-model-mode").dataset.mode === "molecules and node labels"`),
+		textContains("#train-model-mode", "Mode: molecules and node labels: atoms, bonds and atom types used."),
 		screenshot("train-molecules"),
 	)
 	checkAxe(t, ctx, "the Train tab after a run in molecules mode")

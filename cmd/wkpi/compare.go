@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -42,10 +41,6 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 	if err != nil {
 		return err
 	}
-	if u.Spec.Labels {
-		// Rather than compare WKPI without them, silently.
-		return errors.New("node labels (-labels, set by -preset molecules on atom types) need each fold's vocabulary, and wkpi compare computes one feature set for all folds: run wkpi eval for WKPI with node labels, or add -labels=false")
-	}
 	if err := c.profiles.start(); err != nil {
 		return err
 	}
@@ -72,6 +67,11 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 		o.WKPIGrid = &eval.Grid{Ms: g.M, Sigmas: g.Sigma, Cs: g.C}
 	}
 	prog := progressFor(c.progress, stderr, nil)
+	if u.Spec.Labels {
+		// WKPI as wkpi eval runs it: each fold's label vocabulary from
+		// its training graphs; the other methods read the set below.
+		o.WKPIFeatures = c.featureCache(ctx, u, ds, prog)
+	}
 	set, err := features.Compute(ctx, ds, u.Features, prog)
 	if err != nil {
 		return err

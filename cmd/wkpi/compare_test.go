@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,15 +102,54 @@ func TestCompareJSON(t *testing.T) {
 }
 
 // TestCompareBadMethod: an unknown method ends with exit 1 and one line
-// naming it; so do node labels, which compare's one feature set for all
-// folds cannot hold.
+// naming it.
 func TestCompareBadMethod(t *testing.T) {
 	code, _, stderr := wkpi(t, "compare", "-data", testenv.Dataset(t, "MUTAG"), "-methods", "WKPI,GIN")
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `"GIN"`) {
 		t.Errorf("exit %d, stderr %q; want 1 and one line naming GIN", code, stderr)
 	}
-	code, _, stderr = wkpi(t, "compare", "-data", testenv.Dataset(t, "MUTAG"), "-methods", "WKPI", "-labels")
-	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "-labels=false") {
-		t.Errorf("-labels: exit %d, stderr %q; want 1 and one line saying what to do", code, stderr)
+}
+
+// TestCompareLabelsAsEval: with node labels (the molecules preset on
+// MUTAG has them), compare's WKPI and WKPI-init take each fold's label
+// vocabulary from its training graphs, as `wkpi eval` does: the same
+// fold accuracies, learned and unlearned, to the last digit.
+func TestCompareLabelsAsEval(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	flags := []string{"-data", dir, "-folds", "3", "-m", "3", "-progress", "off"}
+	code, stdout, stderr := wkpi(t, append([]string{"compare", "-methods", "WKPI,WKPI-init"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var res struct {
+		Methods []struct {
+			Name  string    `json:"name"`
+			Folds []float64 `json:"folds"`
+		} `json:"methods"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || len(res.Methods) != 2 {
+		t.Fatalf("compare's last line: %v\n%s", err, stdout)
+	}
+	code, stdout, stderr = wkpi(t, append([]string{"eval"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
+	}
+	lines = strings.Split(strings.TrimSpace(stdout), "\n")
+	var rep struct {
+		Mode     string    `json:"mode"`
+		Learned  []float64 `json:"folds"`
+		Baseline []float64 `json:"baseline_accuracy_folds"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &rep); err != nil {
+		t.Fatalf("eval's last line: %v\n%s", err, stdout)
+	}
+	if !strings.Contains(rep.Mode, "node labels") {
+		t.Fatalf("eval's mode %q: want the molecules preset's node labels", rep.Mode)
+	}
+	for i, want := range [][]float64{rep.Learned, rep.Baseline} {
+		if got := res.Methods[i].Folds; !slices.Equal(got, want) {
+			t.Errorf("%s: folds %v, wkpi eval %v", res.Methods[i].Name, got, want)
+		}
 	}
 }

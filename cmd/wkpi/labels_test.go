@@ -17,12 +17,12 @@ import (
 // and a negative number of groups are refused.
 func TestLabelMode(t *testing.T) {
 	dir := testenv.Dataset(t, "MUTAG")
-	code, stdout, stderr := wkpi(t, "eval", "-data", dir, "-labels", "-label-groups", "3", "-folds", "3", "-progress", "off")
+	code, stdout, stderr := wkpi(t, "eval", "-data", dir, "-labels", "-label-groups", "3", "-label-time", "1", "-folds", "3", "-progress", "off")
 	if code != 0 {
 		t.Fatalf("eval -labels: exit %d: %s", code, stderr)
 	}
-	// MUTAG is read as molecules (its README names the atoms); -labels
-	// adds the label groups' heat to the molecules preset.
+	// MUTAG is read as molecules (its README names the atoms), whose
+	// preset has the label groups' heat.
 	if !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 3 most frequent + other, t = 1: accuracy") {
 		t.Errorf("the summary does not say the mode:\n%s", stdout)
 	}
@@ -39,10 +39,15 @@ func TestLabelMode(t *testing.T) {
 		t.Errorf("eval -preset default: exit %d, summary does not say structure only:\n%s", code, stdout)
 	}
 	// Without a preset, MUTAG (its README names the atoms) is read as
-	// molecules.
+	// molecules, with the preset's label groups; -labels=false leaves them
+	// out.
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
+	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 6 most frequent + other, t = 3: accuracy") {
+		t.Errorf("eval without flags: exit %d, summary does not say the molecules preset's mode:\n%s", code, stdout)
+	}
+	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-labels=false")
 	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules: accuracy") {
-		t.Errorf("eval without -labels: exit %d, summary does not say molecules:\n%s", code, stdout)
+		t.Errorf("eval -labels=false: exit %d, summary does not say molecules:\n%s", code, stdout)
 	}
 
 	mol := filepath.Join("..", "..", "core", "features", "testdata", "nitrobenzene.mol")

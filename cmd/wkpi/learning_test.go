@@ -46,18 +46,31 @@ func predictStdinJSON(t *testing.T, stdin string, args ...string) []prediction {
 	return out
 }
 
-// TestPredictMolecules: a model trained on MUTAG's SMILES table
-// classifies MUTAG as a TU folder, the SMILES table, the SD file and a
-// .smi file alike, molecule by molecule, naming each; a .smi file is
+// TestPredictMolecules: a structure-only model trained on MUTAG's SMILES
+// table classifies MUTAG as a TU folder, the SMILES table, the SD file and a
+// .smi file alike, molecule by molecule, naming each (with node labels it
+// refuses the TU folder's codes); a .smi file is
 // never read as an edge list, and content that reads cleanly in no
 // format is an error naming the formats tried.
 func TestPredictMolecules(t *testing.T) {
 	dir := t.TempDir()
 	csv, sdf := mutagMolecules(t, dir)
 	model := filepath.Join(dir, "model.json")
-	code, _, stderr := wkpi(t, "train", "-data", csv, "-out", model, "-extra", "none", "-auto=false", "-svm-choice=false", "-iter", "20", "-progress", "off")
+	// Structure only (no further descriptors, no node labels): the TU
+	// folder's codes are then read alike.
+	flags := []string{"-extra", "none", "-auto=false", "-svm-choice=false", "-iter", "20", "-progress", "off"}
+	code, _, stderr := wkpi(t, append([]string{"train", "-data", csv, "-out", model, "-labels=false"}, flags...)...)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	// With node labels (element symbols) the TU folder's codes are refused,
+	// not read as atoms of no known element.
+	labelled := filepath.Join(dir, "labelled.json")
+	if code, _, stderr := wkpi(t, append([]string{"train", "-data", csv, "-out", labelled}, flags...)...); code != 0 {
+		t.Fatalf("train with node labels: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := wkpi(t, "predict", "-model", labelled, testenv.Dataset(t, "MUTAG")); code != 1 || !strings.Contains(stderr, `graph 0: node-label mode: node 0 has label "0"`) {
+		t.Errorf("node labels, TU codes: exit %d, %q; want 1 and an error naming graph 0's node 0 and its code", code, stderr)
 	}
 	// The table as SMILES lines, named, as a .smi file and without extension.
 	data, err := os.ReadFile(csv)

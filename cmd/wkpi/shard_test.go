@@ -151,7 +151,8 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	otherData := shardRun(t, t.TempDir(), 4, "-data", ptc, "-folds", "4", "-iter", "3")
 	otherC := shardRun(t, t.TempDir(), 4, append(args, "-C", "10")...)
 	threeShards := shardRun(t, t.TempDir(), 3, args...)
-	labelled := shardRun(t, t.TempDir(), 4, append(args, "-labels")...)
+	// MUTAG's molecules preset has node labels; a part without them.
+	unlabelled := shardRun(t, t.TempDir(), 4, append(args, "-labels=false")...)
 
 	edit := func(name, from string, change func(map[string]any)) string {
 		data, err := os.ReadFile(from)
@@ -204,7 +205,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		{"duplicated", []string{good[0], good[1], dup, good[2], good[3]}, []string{dup, "shard 1/4 again", good[1]}},
 		{"other dataset", []string{good[0], otherData[1], good[2], good[3]}, []string{otherData[1], "dataset differs", good[0]}},
 		{"other setting", []string{good[0], good[1], good[2], otherC[3]}, []string{otherC[3], "config.C differs (10 here, 100 there)"}},
-		{"node labels", []string{good[0], good[1], labelled[2], good[3]}, []string{labelled[2], "node_labels differs"}},
+		{"node labels", []string{good[0], good[1], unlabelled[2], good[3]}, []string{unlabelled[2], "node_labels differs"}},
 		{"other version", []string{good[0], good[1], otherVersion, good[3]}, []string{otherVersion, "program differs"}},
 		{"other shard count", []string{good[0], threeShards[1], good[2], good[3]}, []string{threeShards[1], "shard 1/3", "different shard counts"}},
 		{"not a part", []string{good[0], good[1], good[2], good[3], notPart}, []string{notPart, "not a part file"}},

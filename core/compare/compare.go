@@ -51,6 +51,13 @@ type Options struct {
 	// every fold, as `wkpi eval` does by default
 	// (eval.CrossValidateChosen); not altWKPI, nor with WKPIGrid.
 	WKPIAuto bool `json:"wkpi_auto,omitempty"`
+	// WKPIFeatures, when set, gives WKPI, WKPI-init and altWKPI the
+	// features of each outer fold's training graphs (eval.Source.PerFold),
+	// as `wkpi eval` computes them in node-label mode, where each fold
+	// takes its label vocabulary from its training graphs; the other
+	// methods keep the comparison's feature set. Default nil: WKPI uses
+	// that set too.
+	WKPIFeatures func(train []int) (*eval.WKPI, error) `json:"-"`
 
 	Cs     []float64 `json:"C"`      // SVM C of every other kernel method
 	Scales []float64 `json:"scales"` // RBF bandwidths, times the training median (see rbf)

@@ -36,7 +36,11 @@ func (d *Data) runWKPI(ctx context.Context, name string, o Options, prog progres
 			cfg.Variant = kernel.Alt
 		}
 		var err error
-		rep, err = eval.Run(ctx, d.wkpi.Source(), o.wkpiProtocol(cfg, alt), eval.Plan{Folds: o.Folds, Seed: o.Seed}, prog)
+		src := d.wkpi.Source()
+		if o.WKPIFeatures != nil {
+			src = eval.Source{Labels: d.Labels, Classes: d.Classes, PerFold: true, Features: o.WKPIFeatures}
+		}
+		rep, err = eval.Run(ctx, src, o.wkpiProtocol(cfg, alt), eval.Plan{Folds: o.Folds, Seed: o.Seed}, prog)
 		if err != nil {
 			return crossval.Result{}, nil, 0, err
 		}

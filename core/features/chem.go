@@ -85,7 +85,7 @@ func AtomCodes(graphs []*graph.Graph, codes *Codes) []string {
 			return nil
 		}
 	}
-	return FitVocabulary(graphs, nil, math.MaxInt)
+	return FitVocabulary(graphs, nil, math.MaxInt, nil)
 }
 
 // codedLabels says whether every label is an integer code.

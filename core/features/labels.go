@@ -101,9 +101,11 @@ const (
 
 // FitVocabulary returns the k most frequent node labels of the graphs
 // listed in train (all graphs when train is nil), by node count, ties in
-// label order; only these graphs are read, so that test graphs never
-// shape the vocabulary.
-func FitVocabulary(graphs []*graph.Graph, train []int, k int) []string {
+// the order of the labels' names (names[l], the label itself where names
+// has none), so that a TU dataset's codes and the element symbols of the
+// same molecules in a SMILES or SD file give the same groups; only these
+// graphs are read, so that test graphs never shape the vocabulary.
+func FitVocabulary(graphs []*graph.Graph, train []int, k int, names map[string]string) []string {
 	count := map[string]int{}
 	add := func(g *graph.Graph) {
 		for _, l := range g.NodeLabels {
@@ -127,9 +129,17 @@ func FitVocabulary(graphs []*graph.Graph, train []int, k int) []string {
 		if count[a] != count[b] {
 			return count[a] > count[b]
 		}
-		return labelLess(a, b)
+		return labelLess(nameOf(a, names), nameOf(b, names))
 	})
 	return vocab[:min(k, len(vocab))]
+}
+
+// nameOf is label l's name in names, l itself when it has none.
+func nameOf(l string, names map[string]string) string {
+	if n, ok := names[l]; ok {
+		return n
+	}
+	return l
 }
 
 // labelLess orders labels numerically when both are integers ("2" < "10"),
@@ -163,9 +173,10 @@ func (l *Labels) validate() error {
 // group returns, for every node of g, the index of its label group. A
 // label outside the vocabulary goes to "other"; an element symbol (of a
 // MOL/SDF file) is first turned into the dataset's code through Names. A
-// graph without node labels, or with element symbols when the vocabulary
-// holds codes and no table says which code is which element, is an error:
-// the model would otherwise give a structure-only answer in disguise.
+// graph without node labels, with element symbols when the vocabulary
+// holds codes and no table says which code is which element, or with
+// codes when it holds names (element symbols of SMILES) is an error: the
+// model would otherwise give a structure-only answer in disguise.
 func (l *Labels) group(g *graph.Graph) ([]int, error) {
 	if len(g.NodeLabels) != g.N {
 		return nil, fmt.Errorf("node-label mode: the graph has no node labels (atom types); use a model trained on structure only")
@@ -178,10 +189,13 @@ func (l *Labels) group(g *graph.Graph) ([]int, error) {
 	for c, n := range l.Names {
 		codes[strings.ToLower(strings.TrimSpace(n))] = c
 	}
-	numeric := len(l.Vocabulary) > 0
+	// numeric: the vocabulary is all codes; names: it holds none.
+	numeric, names := len(l.Vocabulary) > 0, len(l.Vocabulary) > 0
 	for _, v := range l.Vocabulary {
 		if _, err := strconv.Atoi(v); err != nil {
 			numeric = false
+		} else {
+			names = false
 		}
 	}
 	other := len(l.Vocabulary)
@@ -193,6 +207,8 @@ func (l *Labels) group(g *graph.Graph) ([]int, error) {
 				k, ok = index[c]
 			} else if _, err := strconv.Atoi(label); err != nil && numeric && len(l.Names) == 0 {
 				return nil, fmt.Errorf("node-label mode: node %d has label %q (an element symbol?) but the model's labels are dataset codes (%s) and no code table is known (the dataset's README.txt had no \"Node labels\" table)", v, label, strings.Join(l.Vocabulary, ", "))
+			} else if err == nil && names && len(l.Names) == 0 {
+				return nil, fmt.Errorf("node-label mode: node %d has label %q (a dataset's code?) but the model's labels are names (%s) and no table says which name the code stands for: give these molecules as SMILES or MOL/SDF, or use a model trained on this dataset", v, label, strings.Join(l.Vocabulary, ", "))
 			}
 		}
 		if !ok {
@@ -243,6 +259,6 @@ func (s Settings) WithLabels(graphs []*graph.Graph, train []int, k int, t float6
 	if !labelled {
 		return s, fmt.Errorf("node-label mode: the graphs have no node labels")
 	}
-	s.Labels = &Labels{Vocabulary: FitVocabulary(graphs, train, k), Time: t, Names: names}
+	s.Labels = &Labels{Vocabulary: FitVocabulary(graphs, train, k, names), Time: t, Names: names}
 	return s, s.Labels.validate()
 }

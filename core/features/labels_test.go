@@ -37,16 +37,16 @@ func TestFitVocabularyTrainingOnly(t *testing.T) {
 	}
 	train := []int{0, 1}
 	// Counts a:3, b:1, c:1 (ties in label order); z:4 is not counted.
-	if got, want := FitVocabulary(graphs, train, 5), []string{"a", "b", "c"}; !slices.Equal(got, want) {
+	if got, want := FitVocabulary(graphs, train, 5, nil), []string{"a", "b", "c"}; !slices.Equal(got, want) {
 		t.Errorf("vocabulary %v, want %v", got, want)
 	}
-	if got, want := FitVocabulary(graphs, train, 1), []string{"a"}; !slices.Equal(got, want) {
+	if got, want := FitVocabulary(graphs, train, 1, nil), []string{"a"}; !slices.Equal(got, want) {
 		t.Errorf("k=1: vocabulary %v, want %v", got, want)
 	}
-	if got, want := FitVocabulary(graphs, nil, 1), []string{"z"}; !slices.Equal(got, want) {
+	if got, want := FitVocabulary(graphs, nil, 1, nil), []string{"z"}; !slices.Equal(got, want) {
 		t.Errorf("all graphs: vocabulary %v, want %v", got, want)
 	}
-	l := &Labels{Vocabulary: FitVocabulary(graphs, train, 5)}
+	l := &Labels{Vocabulary: FitVocabulary(graphs, train, 5, nil)}
 	group, err := l.group(graphs[2])
 	if err != nil {
 		t.Fatal(err)
@@ -56,8 +56,14 @@ func TestFitVocabularyTrainingOnly(t *testing.T) {
 	}
 	// Codes tie numerically: "2" before "10".
 	codes := []*graph.Graph{labelled(t, []string{"10", "2"}, e(0, 1))}
-	if got, want := FitVocabulary(codes, nil, 2), []string{"2", "10"}; !slices.Equal(got, want) {
+	if got, want := FitVocabulary(codes, nil, 2, nil), []string{"2", "10"}; !slices.Equal(got, want) {
 		t.Errorf("numeric ties: %v, want %v", got, want)
+	}
+	// Named codes tie by their names, as the element symbols of the same
+	// molecules would (MUTAG: I is 4 and Br 6, one atom of each).
+	named := []*graph.Graph{labelled(t, []string{"4", "6"}, e(0, 1))}
+	if got, want := FitVocabulary(named, nil, 1, map[string]string{"4": "I", "6": "Br"}), []string{"6"}; !slices.Equal(got, want) {
+		t.Errorf("named ties: %v, want %v (Br before I)", got, want)
 	}
 }
 
@@ -111,11 +117,16 @@ func TestLabelGroupsFromMolfile(t *testing.T) {
 	if _, err := l.group(mol); err == nil || !strings.Contains(err.Error(), "no code table") {
 		t.Errorf("no table: error %v, want one that says no code table is known", err)
 	}
-	// A model trained on element symbols needs no table; an element it has
-	// not seen goes to "other".
+	// A model trained on element symbols needs no table for them; an
+	// element it has not seen goes to "other".
 	l = &Labels{Vocabulary: []string{"C", "N"}}
 	if group, err = l.group(mol); err != nil || !slices.Equal(group, []int{0, 0, 0, 0, 0, 0, 1, 2, 2}) {
 		t.Errorf("element vocabulary: groups %v, error %v", group, err)
+	}
+	// Codes against that vocabulary, with no table: an error naming the
+	// node and its label, not a molecule of "other" atoms.
+	if _, err := l.group(coded); err == nil || !strings.Contains(err.Error(), `node 0 has label "0"`) {
+		t.Errorf("codes against element symbols: error %v, want one naming node 0's label", err)
 	}
 	// No node labels at all: an error, not a structure-only answer.
 	if _, err := l.group(mustGraph(t, 2, graph.Edge{U: 0, V: 1})); err == nil {
@@ -141,7 +152,7 @@ func TestLabelDiagramsAndImages(t *testing.T) {
 		Labels: []int{0, 1, 0}, Classes: []string{"x", "y"},
 	}
 	s := Default(filtration.KindDegree)
-	s.Labels = &Labels{Vocabulary: FitVocabulary(ds.Graphs, []int{0, 1}, 2), Time: 0.7}
+	s.Labels = &Labels{Vocabulary: FitVocabulary(ds.Graphs, []int{0, 1}, 2, nil), Time: 0.7}
 	if !slices.Equal(s.Labels.Vocabulary, []string{"0", "1"}) {
 		t.Fatalf("vocabulary %v", s.Labels.Vocabulary)
 	}

@@ -97,8 +97,8 @@ func asVersion1(t *testing.T, v2 []byte, support [][]float64) []byte {
 // diagrams saved in version 2, and that file rewritten as version 1 load
 // with the very support images, predictions and explanations of the
 // model in memory; version 2 is at most half of version 1's size and
-// version 3 at most 300 KB (the target of issue 29) and a tenth of
-// version 2.
+// version 3 at most 300 KB and a sixth of version 2 (whose images the
+// molecules preset's tail cut makes sparse).
 func TestFileMUTAG(t *testing.T) {
 	m, ds := trainMUTAG(t, spec.Molecules())
 	save := func(m *model.Model) []byte {
@@ -116,8 +116,8 @@ func TestFileMUTAG(t *testing.T) {
 	if len(v2) > len(v1)/2 {
 		t.Errorf("version 2 is %d bytes, version 1 %d: want half at most", len(v2), len(v1))
 	}
-	if len(v3) > 300_000 || len(v3) > len(v2)/10 {
-		t.Errorf("version 3 is %d bytes, version 2 %d: want 300 KB and a tenth at most", len(v3), len(v2))
+	if len(v3) > 300_000 || len(v3) > len(v2)/6 {
+		t.Errorf("version 3 is %d bytes, version 2 %d: want 300 KB and a sixth at most", len(v3), len(v2))
 	}
 	t.Logf("%d support images: version 1 %d bytes, version 2 %d, version 3 %d", len(m.Support), len(v1), len(v2), len(v3))
 
@@ -224,7 +224,7 @@ func TestVersion3Modes(t *testing.T) {
 		normalized   bool
 	}{
 		{"structure only", &half, quick(spec.Defaults()), nil, nil, features.ModeStructure, true},
-		{"SMILES, molecules preset", chemblSample(t, 100), quick(spec.Molecules()), nil, nil, features.ModeMolecules, true},
+		{"SMILES, molecules preset", chemblSample(t, 100), quick(spec.Molecules()), nil, nil, features.ModeMoleculesLabels, true},
 		{"node labels", &half, labels, nodes, edges, features.ModeLabels, true},
 		{"size-aware", &half, quick(spec.SizeAware()), nil, nil, features.ModeStructure, false},
 	}

@@ -185,15 +185,19 @@ func SizeAware() Spec {
 }
 
 // Molecules is Defaults with the chemistry-aware descriptors added
-// (MoleculesExtra): the setting for molecules, whose atoms are elements
-// and whose bonds have types. Front ends take it by default for SMILES,
-// SD files and TU datasets whose README names the atoms. Images are unit
-// images without the automatic choice: on every molecule set measured
-// the choice kept them in every fold, at a third of the run's time up to
-// 1,000 molecules (docs/method.md, Molecules).
+// (MoleculesExtra) and node labels (Labels: the heat of the commonest
+// elements' indicators, at MoleculesLabelTime): the setting for
+// molecules, whose atoms are elements and whose bonds have types. Front
+// ends take it by default for SMILES, SD files and TU datasets whose
+// README names the atoms. Images are unit images without the automatic
+// choice: on every molecule set measured the choice kept them in every
+// fold, at a third of the run's time up to 1,000 molecules; their tail
+// cut is MoleculesTailCut, which keeps 1,000 molecules within 20 s with
+// the label descriptors (docs/method.md, Molecules).
 func Molecules() Spec {
 	s := Defaults()
 	s.Extra, s.Auto = MoleculesExtra, false
+	s.Labels, s.LabelTime, s.TailCut = true, MoleculesLabelTime, MoleculesTailCut
 	return s
 }
 
@@ -244,6 +248,12 @@ const (
 	// its O, N and halogen atoms, and the atoms' electronegativity
 	// (core/filtration/chem.go).
 	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:~O,bonds:~N,bonds:~halogens,en"
+	// MoleculesLabelTime is the molecules preset's diffusion time of the
+	// element indicators: longer than Defaults' 1, so that an atom's
+	// values take in a wider neighbourhood (docs/method.md, Molecules).
+	MoleculesLabelTime = 3.0
+	// MoleculesTailCut is the molecules preset's tail cut of the images.
+	MoleculesTailCut = 0.01
 	// GridPaper is Grid's value for the paper's grid.
 	GridPaper = "paper"
 	// SelectCost is Select's value for choosing by training cost.

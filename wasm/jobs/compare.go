@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"wkpi-web/core/compare"
+	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/progress"
@@ -56,8 +57,13 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 		return protocol.Response{}, err
 	}
 	o := compare.DefaultOptions()
-	o.WKPI, o.Folds, o.Seed, o.WKPIAuto = cfg, plan.Folds, plan.Seed, true // the Train tab's default
-	o.NodeNames, o.EdgeNames = w.codes, w.edgeCodes                        // ecfp reads TU codes as atoms
+	o.WKPI, o.Folds, o.Seed, o.WKPIAuto = cfg, plan.Folds, plan.Seed, u.Spec.Automatic() // as the Train tab runs it
+	if t.Labels {
+		// Each fold's label vocabulary from its training graphs, as the
+		// Train tab's CV takes it.
+		o.WKPIFeatures = func(train []int) (*eval.WKPI, error) { return w.labelled(ctx, ds, u, train, report) }
+	}
+	o.NodeNames, o.EdgeNames = w.codes, w.edgeCodes // ecfp reads TU codes as atoms
 	res, err := compare.Run(ctx, d, job.Methods, o, report)
 	if err != nil {
 		return protocol.Response{}, err

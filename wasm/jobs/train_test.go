@@ -642,7 +642,7 @@ func TestMoleculesPresetAsCLI(t *testing.T) {
 		mode  string
 		codes bool // the model keeps the README's code tables
 	}{
-		{"molecules", dir, append(files(t, dir), protocol.File{Name: "README.txt", Data: readme}), spec.Molecules(), nil, features.ModeMolecules, true},
+		{"molecules", dir, append(files(t, dir), protocol.File{Name: "README.txt", Data: readme}), spec.Molecules(), nil, features.ModeMoleculesLabels, true},
 		{"atom types", bare, files(t, bare), spec.AtomTypes(loaded.Summary.AtomTypes), []string{"-preset", "molecules"}, features.ModeAtomTypesLabels, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
