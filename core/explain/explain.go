@@ -48,9 +48,7 @@ type Explainer struct {
 	p     *model.Prepared
 	m     *model.Model
 	opts  Options
-	w     []float64 // the SVM kernel's pixel weights
-	total float64
-	term  func(float64) float64
+	total float64                   // the SVM kernel's pixel weights' sum
 	value func(div float64) float64 // the SVM's kernel from a divergence
 }
 
@@ -63,7 +61,7 @@ func New(p *model.Prepared, o Options) (*Explainer, error) {
 		return nil, fmt.Errorf("explain: attribution %q (want %s or %s)", o.Attribution, Nodes, Simplices)
 	}
 	m, k := p.Model(), p.Kernel()
-	e := &Explainer{p: p, m: m, opts: o, w: k.Weights, term: k.Term()}
+	e := &Explainer{p: p, m: m, opts: o}
 	for _, x := range k.Weights {
 		e.total += x
 	}
@@ -88,7 +86,10 @@ func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	pairs, k := e.pixelParts(img)
+	pairs, k, err := e.pixelParts(img)
+	if err != nil {
+		return nil, err
+	}
 	class := m.SVM.Predict(k)
 	// The pixels' parts towards the predicted class.
 	pixels := make([]float64, len(img))
@@ -137,7 +138,10 @@ func (e *Explainer) Score(g *graph.Graph, class string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	pairs, _ := e.pixelParts(img)
+	pairs, _, err := e.pixelParts(img)
+	if err != nil {
+		return 0, err
+	}
 	var score float64
 	for p, b := range e.m.SVM.Pairs {
 		switch c {
@@ -160,52 +164,67 @@ type pairParts struct {
 // pixelParts splits every SVM pair's change from the reference into
 // pixel parts (see the package doc).
 // It also returns the kernel values against the support images.
-func (e *Explainer) pixelParts(img []float64) ([]pairParts, []float64) {
+func (e *Explainer) pixelParts(img []float64) ([]pairParts, []float64, error) {
 	m := e.m
-	var nz []int
-	for s, v := range img {
-		if v != 0 {
-			nz = append(nz, s)
-		}
+	// Only the image's non-zero pixels have parts: where it is 0 every
+	// support image's divergence from it is its divergence from zero.
+	rp, err := e.p.RowParts(img)
+	if err != nil {
+		return nil, nil, err
 	}
-	// ratio[i] turns support image i's divergence changes into its kernel
+	var tot float64 // the image's divergence from zero
+	for _, x := range rp.Own {
+		tot += x
+	}
+	less := make([]float64, len(m.Support)) // the terms each support image shares
+	for x, g := range rp.Shared {
+		less[rp.Col[x]] += g
+	}
+	// ratio[i] turns support image i's divergence change into its kernel
 	// change: (phi(D) - phi(D0)) / (D - D0), or phi'(D0) when D = D0.
 	ratio := make([]float64, len(m.Support))
 	kx := make([]float64, len(m.Support))
 	k0 := make([]float64, len(m.Support))
-	delta := make([][]float64, len(m.Support)) // per support image, per nz pixel
-	for i, x := range m.Support {
-		d := make([]float64, len(nz))
-		var change float64
-		for j, s := range nz {
-			d[j] = e.w[s] * (e.term(x[s]-img[s]) - e.term(x[s]))
-			change += d[j]
-		}
-		delta[i] = d
+	for i := range m.Support {
+		change := tot - less[i]
 		// base is support image i's divergence from the zero image.
 		base := e.p.FromZero(i)
-		kx[i], k0[i] = e.value(base+change), e.value(base)
+		kx[i], k0[i] = e.value(rp.Div[i]), e.value(base)
 		if change != 0 {
 			ratio[i] = (kx[i] - k0[i]) / change
 		} else {
 			ratio[i] = e.slope(base)
 		}
 	}
+	// Pixel s's part of a pair is the sum over its support images of
+	// coef * ratio * (Own - Shared), Shared only where the support image
+	// is non-zero: one pass over the sweep's terms, not one per support
+	// image.
 	out := make([]pairParts, len(m.SVM.Pairs))
+	weight := make([]float64, len(m.Support)) // coef * ratio of the pair's support images
 	for p, b := range m.SVM.Pairs {
-		parts := make([]float64, len(img))
-		var fx, f0 float64
+		var fx, f0, all float64
 		for t, sv := range b.SV {
 			c := b.Coef[t]
 			fx += c * kx[sv]
 			f0 += c * k0[sv]
-			for j, s := range nz {
-				parts[s] += c * ratio[sv] * delta[sv][j]
+			weight[sv] = c * ratio[sv]
+			all += weight[sv]
+		}
+		parts := make([]float64, len(img))
+		for q, s := range rp.Pix {
+			part := rp.Own[q] * all
+			for x := rp.Start[q]; x < rp.Start[q+1]; x++ {
+				part -= weight[rp.Col[x]] * rp.Shared[x]
 			}
+			parts[s] = part
+		}
+		for _, sv := range b.SV {
+			weight[sv] = 0
 		}
 		out[p] = pairParts{decision: fx - b.Rho, reference: f0 - b.Rho, parts: parts}
 	}
-	return out, kx
+	return out, kx, nil
 }
 
 // slope is the kernel's derivative in the divergence at div, by a

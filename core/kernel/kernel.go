@@ -622,6 +622,64 @@ func (c *Columns) FromZero(j int) float64 { return c.tot[j] }
 
 // Row returns k(img, col_j) for every column j.
 func (c *Columns) Row(img []float64) ([]float64, error) {
+	d, err := c.sweep(img, nil)
+	if err != nil {
+		return nil, err
+	}
+	for j := range d {
+		d[j] = c.k.fromDivergence(d[j], c.total)
+	}
+	return d, nil
+}
+
+// RowParts is Row's sweep over an image's non-zero pixels with its terms
+// kept, so that a caller can split every column's divergence from the
+// image by pixel (core/explain): the part of pixel Pix[e] in column j's
+// divergence minus column j's divergence from the zero image is Own[e]
+// where column j is 0 and Own[e] - Shared[x] where it is Col[x] (x in
+// Start[e]..Start[e+1]-1).
+type RowParts struct {
+	// Div is every column's divergence from the image, the one Row turns
+	// into its kernel value.
+	Div []float64
+	// Pix are the image's non-zero pixels in ascending order, and Own is
+	// w_s f(img_s) at each.
+	Pix []int32
+	Own []float64
+	// The columns non-zero at Pix[e] are Col[Start[e]:Start[e+1]], and
+	// Shared is w_s (f(img_s) + f(col_s) - f(img_s - col_s)) there.
+	Start  []int32
+	Col    []int32
+	Shared []float64
+}
+
+// RowParts returns Row's divergences and their terms (see RowParts).
+func (c *Columns) RowParts(img []float64) (*RowParts, error) {
+	if len(img) != len(c.k.Weights) {
+		return nil, fmt.Errorf("kernel: image has %d pixels, want %d", len(img), len(c.k.Weights))
+	}
+	var pix, shared int
+	for s, av := range img {
+		if av != 0 {
+			pix++
+			shared += int(c.start[s+1] - c.start[s])
+		}
+	}
+	rp := &RowParts{Pix: make([]int32, 0, pix), Own: make([]float64, 0, pix), Start: make([]int32, 1, pix+1),
+		Col: make([]int32, 0, shared), Shared: make([]float64, 0, shared)}
+	d, err := c.sweep(img, rp)
+	if err != nil {
+		return nil, err
+	}
+	rp.Div = d
+	return rp, nil
+}
+
+// sweep returns img's divergence from every column, max(0, tot + tot_j -
+// d_j) with tot img's divergence from zero and d_j the sum of the terms
+// shared with column j, summed in ascending pixel order; it keeps the
+// terms in rp unless rp is nil.
+func (c *Columns) sweep(img []float64, rp *RowParts) ([]float64, error) {
 	w := c.k.Weights
 	if len(img) != len(w) {
 		return nil, fmt.Errorf("kernel: image has %d pixels, want %d", len(img), len(w))
@@ -652,10 +710,19 @@ func (c *Columns) Row(img []float64) ([]float64, error) {
 				g = (af + fs[e]) - WKPITerm(diff*diff*c.c)
 			}
 			d[cols[e]] += ws * g
+			if rp != nil {
+				rp.Shared = append(rp.Shared, ws*g)
+			}
+		}
+		if rp != nil {
+			rp.Pix = append(rp.Pix, int32(s))
+			rp.Own = append(rp.Own, ws*af)
+			rp.Col = append(rp.Col, cols...)
+			rp.Start = append(rp.Start, int32(len(rp.Col)))
 		}
 	}
 	for j := range d {
-		d[j] = c.k.fromDivergence(max(0, tot+c.tot[j]-d[j]), c.total)
+		d[j] = max(0, tot+c.tot[j]-d[j])
 	}
 	return d, nil
 }

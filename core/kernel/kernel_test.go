@@ -194,7 +194,40 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 				}
 			}
 		}
+		// RowParts: the same divergences as Row, and each column's
+		// change from its divergence from zero split by pixel as the
+		// plain loop splits it.
 		zero := make([]float64, len(w))
+		f := k.pixelFunc()
+		for i := range c {
+			rp, err := cols.RowParts(images[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, div := range rp.Div {
+				if got, want := k.fromDivergence(div, sum(w)), c[i][j]; math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("%s: RowParts %d column %d gives %v, Row %v", tc.name, i, j, got, want)
+				}
+			}
+			for j, col := range images[2:] {
+				x := rp.Start[0]
+				for e, s := range rp.Pix {
+					part := rp.Own[e]
+					for ; x < rp.Start[e+1]; x++ {
+						if rp.Col[x] == int32(j) {
+							part -= rp.Shared[x]
+						}
+					}
+					want := w[s] * (f(images[i][s]-col[s]) - f(col[s]))
+					if !close(part, want, 1e-12) {
+						t.Fatalf("%s: image %d column %d pixel %d: part %v, plain %v", tc.name, i, j, s, part, want)
+					}
+				}
+				if len(rp.Pix) != countNonZero(images[i]) {
+					t.Fatalf("%s: image %d: %d pixels in RowParts, %d non-zero", tc.name, i, len(rp.Pix), countNonZero(images[i]))
+				}
+			}
+		}
 		for j := range images[2:] {
 			if got, want := cols.FromZero(j), k.Divergence(zero, images[2+j]); !close(got, want, 1e-12) {
 				t.Fatalf("%s: column %d from zero %v, plain loop %v", tc.name, j, got, want)
@@ -308,4 +341,14 @@ func BenchmarkGram(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func countNonZero(img []float64) int {
+	n := 0
+	for _, x := range img {
+		if x != 0 {
+			n++
+		}
+	}
+	return n
 }

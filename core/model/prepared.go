@@ -45,6 +45,12 @@ func (p *Prepared) Kernel() kernel.Kernel { return p.k }
 // empty diagram's), sum_s w_s f(x_is), as predictions sum it.
 func (p *Prepared) FromZero(i int) float64 { return p.support.FromZero(i) }
 
+// RowParts is a prediction's sweep of image img over the support images
+// with its terms kept (kernel.RowParts), to split the prediction by pixel.
+func (p *Prepared) RowParts(img []float64) (*kernel.RowParts, error) {
+	return p.support.RowParts(img)
+}
+
 // Predict classifies graphs with the model.
 func (p *Prepared) Predict(ctx context.Context, graphs []*graph.Graph) ([]Prediction, error) {
 	m := p.m
