@@ -135,10 +135,25 @@ func (g Grid) Masses(points []persistence.Point, o Options) (PointMasses, error)
 	rowMass := mat.NewDense(len(xs), g.Rows, nil)
 	colMass := mat.NewDense(len(xs), g.Cols, nil)
 	tails := make([]float64, max(g.Rows, g.Cols)+1)
+	// Points of a diagram often share a coordinate (integer descriptors,
+	// symmetric atoms, bond ranks): such a point's masses are copied from
+	// the first one's, with the same bits (a row's weight is a function
+	// of y alone).
+	firstY, firstX := make(map[float64]int), make(map[float64]int)
 	for p := range xs {
-		g.axisMass(rowMass.RawRowView(p), tails, g.MinY, ys[p], o.Tau)
-		floats.Scale(ws[p], rowMass.RawRowView(p))
-		g.axisMass(colMass.RawRowView(p), tails, g.MinX, xs[p], o.Tau)
+		if q, ok := firstY[ys[p]]; ok {
+			copy(rowMass.RawRowView(p), rowMass.RawRowView(q))
+		} else {
+			firstY[ys[p]] = p
+			g.axisMass(rowMass.RawRowView(p), tails, g.MinY, ys[p], o.Tau)
+			floats.Scale(ws[p], rowMass.RawRowView(p))
+		}
+		if q, ok := firstX[xs[p]]; ok {
+			copy(colMass.RawRowView(p), colMass.RawRowView(q))
+		} else {
+			firstX[xs[p]] = p
+			g.axisMass(colMass.RawRowView(p), tails, g.MinX, xs[p], o.Tau)
+		}
 	}
 	return PointMasses{Rows: rowMass, Cols: colMass, Index: index}, nil
 }

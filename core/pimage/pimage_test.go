@@ -108,6 +108,33 @@ func TestImageMass(t *testing.T) {
 	}
 }
 
+// TestMassesSharedCoordinates: points that share a birth or a
+// persistence (bond ranks, integer descriptors) get, bit for bit, the
+// masses each gets alone.
+func TestMassesSharedCoordinates(t *testing.T) {
+	g := Grid{MinX: -0.3, MinY: -0.2, Pixel: 0.35, Rows: 5, Cols: 6}
+	o := Options{Rows: 5, Tau: 0.2, Weighting: Linear, MaxPersistence: 1}
+	points := []pt{{Birth: 0.9, Death: 1.2}, {Birth: 0.2, Death: 1.1}, {Birth: 0.2, Death: 0.7}, {Birth: 0.6, Death: 1.1}, {Birth: 0.5, Death: 1.4},
+		{Birth: 0.2, Death: 1.1}, {Birth: 1.3, Death: 0.4}, {Birth: 0.6, Death: 1.5}}
+	m, err := g.Masses(points, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, i := range m.Index {
+		alone, err := g.Masses(points[i:i+1], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pair := range [][2][]float64{{m.Rows.RawRowView(p), alone.Rows.RawRowView(0)}, {m.Cols.RawRowView(p), alone.Cols.RawRowView(0)}} {
+			for k := range pair[0] {
+				if math.Float64bits(pair[0][k]) != math.Float64bits(pair[1][k]) {
+					t.Fatalf("point %d %v: mass %d is %v among the others, %v alone", i, points[i], k, pair[0][k], pair[1][k])
+				}
+			}
+		}
+	}
+}
+
 func TestImageLayoutAndWeights(t *testing.T) {
 	// A point at a pixel centre with a tiny tau puts all its weight in
 	// that pixel, which pins the layout of Image to that of Centers.
