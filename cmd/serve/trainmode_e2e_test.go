@@ -88,6 +88,13 @@ func TestBrowserMoleculesMode(t *testing.T) {
 		setInput("train-folds", "3"),
 		until(`document.querySelector("#train-folds").value === "3"`),
 	)
+	// Node-label runs have a planned bar too: record what it says.
+	step(t, ctx, "watch the bar's text", until(`(() => { window.etas = [];
+		new MutationObserver(() => {
+			const e = document.querySelector("#train-eta")?.textContent ?? "";
+			if (e && window.etas.at(-1) !== e) window.etas.push(e);
+		}).observe(document.body, {childList: true, subtree: true, characterData: true});
+		return true; })()`))
 	run("a run in molecules mode sends the molecules preset's descriptors and node labels and reports its mode",
 		textContains("#train-settings", "Extra descriptors: "+strings.ReplaceAll(spec.MoleculesExtra, ",", ", ")+"."),
 		until(`document.querySelector("#train-model-mode").dataset.mode === "molecules and node labels"`),
@@ -95,6 +102,19 @@ func TestBrowserMoleculesMode(t *testing.T) {
 		screenshot("train-molecules"),
 	)
 	checkAxe(t, ctx, "the Train tab after a run in molecules mode")
+	etas := value[[]string](t, ctx, `window.etas`)
+	// While the run goes, not only as its jobs end (a bar of the jobs'
+	// counters alone moves once a job: 3 shares at most here).
+	shares := map[int]bool{}
+	for _, e := range etas {
+		var done int
+		if _, err := fmt.Sscanf(strings.TrimSpace(e), "%d %% done, about ", &done); err == nil && done > 0 && done < 100 {
+			shares[done] = true
+		}
+	}
+	if len(shares) < 5 {
+		t.Errorf("the bar of a run with node labels said %q: %d shares done with a time left, want the work planned (5 or more)", etas, len(shares))
+	}
 }
 
 // TestBrowserAtomTypes: NCI1, whose atoms are typed by integer codes that

@@ -9,7 +9,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"wkpi-web/core/crossval"
@@ -84,9 +86,20 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	var tracker *progress.Tracker
 	if shard == nil {
-		tracker = trackerFor(u.Work(len(ds.Graphs), 0, kind, nil))
+		tracker = trackerFor(u.Work(ds.Graphs, 0, kind, nil))
 	}
 	prog := progressFor(c.progress, stderr, tracker)
+	// The folds' passes began: later features are the final model's.
+	var passes atomic.Bool
+	if tracker != nil && prog != nil {
+		report := prog
+		prog = func(stage string, done, total int) {
+			if stage != "diagrams" && stage != "images" {
+				passes.Store(true)
+			}
+			report(stage, done, total)
+		}
+	}
 	// The size-aware candidate of the automatic choice, built on the
 	// first run that needs it and kept for the next repeats; with one
 	// repeat it is not kept, so that its images (NCI1: 0.3 GB) go once no
@@ -97,12 +110,19 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	p := u.Protocol(sizeAware)
 	features := c.featureCache(ctx, u, ds, prog)
-	if tracker != nil && !u.Spec.Labels {
-		w, err := features(nil) // kept by the cache for the folds
-		if err != nil {
-			return err
+	if tracker != nil {
+		// Planned again with every feature set of the folds once computed
+		// (one, or with node labels one per vocabulary of the folds).
+		computed := features
+		var sets []*eval.WKPI
+		features = func(train []int) (*eval.WKPI, error) {
+			w, err := computed(train)
+			if err == nil && !passes.Load() && !slices.Contains(sets, w) {
+				sets = append(sets, w)
+				tracker.Plan(u.Work(ds.Graphs, 0, kind, sets))
+			}
+			return w, err
 		}
-		tracker.Plan(u.Work(len(ds.Graphs), 0, kind, w))
 	}
 	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: u.Spec.Labels, Features: features}
 	var reports []eval.Report
@@ -353,7 +373,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 // wkpi train does (with the automatic choice of images when u asks for
 // it), with a progress line of its own stages.
 func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, stderr io.Writer) (*model.Model, error) {
-	tracker := trackerFor(u.Work(len(ds.Graphs), 0, eval.FinalJob|eval.ChoiceJob, nil))
+	tracker := trackerFor(u.Work(ds.Graphs, 0, eval.FinalJob|eval.ChoiceJob, nil))
 	prog := progressFor(c.progress, stderr, tracker)
 	s, err := c.featuresFor(u, ds, nil)
 	if err != nil {
@@ -364,7 +384,7 @@ func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.D
 		return nil, err
 	}
 	if tracker != nil {
-		tracker.Plan(u.Work(len(ds.Graphs), 0, eval.FinalJob|eval.ChoiceJob, w))
+		tracker.Plan(u.Work(ds.Graphs, 0, eval.FinalJob|eval.ChoiceJob, []*eval.WKPI{w}))
 	}
 	final, err := u.Protocol(nil).Train(ctx, w, eval.Final{Dataset: ds.Name, Classes: ds.Classes}, prog)
 	if err != nil {

@@ -146,7 +146,17 @@ func (w *WKPI) Source() Source {
 // features that depend on the training graphs (PerFold) are those of
 // every graph for it.
 func Run(ctx context.Context, src Source, p Protocol, plan Plan, prog progress.Func) (Report, error) {
-	run := func(w *WKPI, plan Plan) (Report, error) { return p.CrossValidate(ctx, w, plan, prog) }
+	// The folds of a feature set after the first report their stages
+	// with SetPrefix (eval.Work plans them apart).
+	sets := 0
+	run := func(w *WKPI, plan Plan) (Report, error) {
+		sets++
+		report := prog
+		if sets > 1 {
+			report = prog.Prefixed(SetPrefix(sets))
+		}
+		return p.CrossValidate(ctx, w, plan, report)
+	}
 	var rep Report
 	var err error
 	if src.PerFold {
@@ -167,6 +177,8 @@ func Run(ctx context.Context, src Source, p Protocol, plan Plan, prog progress.F
 	if err != nil {
 		return Report{}, err
 	}
-	rep.Final, err = p.Train(ctx, w, *plan.Final, prog)
+	// Its stages report as "final learn", ...: the folds' have the plain
+	// names (eval.Work plans both).
+	rep.Final, err = p.Train(ctx, w, *plan.Final, prog.Prefixed(FinalPrefix))
 	return rep, err
 }

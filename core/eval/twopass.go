@@ -91,6 +91,7 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 	var out []kernel.SplitKernels
 	var scratch svmScratch // the unpacked Gram matrix, one at a time
 	learned := false
+	baselines := 0 // unlearned SVMs chosen and tested, reported as "baseline"
 	for a := 0; a < len(jobs) || !learned; {
 		b := a + w.jobsPerPass(jobs[a:], fits, trains)
 		if learned && b == a {
@@ -162,6 +163,8 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 				if err := w.chooseFinal(ctx, f, ks); err != nil {
 					return Report{}, err
 				}
+				baselines++
+				prog.Report("baseline", baselines, len(fits))
 			case job.learned:
 				if err := w.scoreLearned(ctx, f, ks); err != nil {
 					return Report{}, err
@@ -175,6 +178,8 @@ func (w *WKPI) crossValidatePasses(ctx context.Context, cfg Config, plan Plan, p
 				if err := w.scoreBaseline(ctx, f, ks); err != nil {
 					return Report{}, err
 				}
+				baselines++
+				prog.Report("baseline", baselines, len(fits))
 			}
 			runtime.GC()
 		}

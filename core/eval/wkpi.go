@@ -755,6 +755,7 @@ func (w *WKPI) Train(ctx context.Context, dataset string, classes []string, cfg 
 	if err != nil {
 		return nil, err
 	}
+	prog.Report("baseline", 1, 1) // the SVM chosen on the unlearned kernel, as a fold's
 	m, err := w.svm(ctx, ks, 0, cfg.C)
 	if err != nil {
 		return nil, err

@@ -33,3 +33,13 @@ func (f Func) Weighted(stage string, total int) func(w int) {
 		f.Report(stage, done, total)
 	}
 }
+
+// Prefixed returns f with prefix before every stage's name ("final " for
+// a final model trained after a cross-validation's folds, whose stages
+// would otherwise share the folds' names); nil when f is nil.
+func (f Func) Prefixed(prefix string) Func {
+	if f == nil {
+		return nil
+	}
+	return func(stage string, done, total int) { f(prefix+stage, done, total) }
+}

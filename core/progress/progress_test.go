@@ -35,3 +35,16 @@ func TestCounterConcurrent(t *testing.T) {
 	}
 	Func(nil).Counter("x", 1)() // a nil Func ignores reports
 }
+
+func TestPrefixed(t *testing.T) {
+	var got []string
+	f := Func(func(stage string, done, total int) { got = append(got, stage) }).Prefixed("final ")
+	f.Report("learn", 1, 2)
+	f.Counter("gram", 3)()
+	if want := []string{"final learn", "final gram"}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("reports %q, want %q", got, want)
+	}
+	if Func(nil).Prefixed("final ") != nil {
+		t.Error("a nil Func prefixed is not nil")
+	}
+}

@@ -13,7 +13,7 @@ type Stage struct {
 	// Name is the stage as the pipeline reports it ("diagrams", "gram"…).
 	Name string
 	// Cost is the stage's share of the job's work in any unit common to
-	// the job's stages (eval.Work counts pair terms); all its runs
+	// the job's stages (eval.Work counts nanoseconds); all its runs
 	// together.
 	Cost float64
 	// Runs is how many times the stage's counter goes from 0 to its
@@ -140,22 +140,32 @@ func (t *Tracker) Report(stage string, done, total int, now time.Time) Status {
 	return s
 }
 
-// minRun is the share of a stage's run seen before its own rate counts.
-const minRun = 0.1
+// minRun is the share of a stage's run seen before its own rate counts,
+// and fullRun the share from which it counts alone.
+const (
+	minRun  = 0.1
+	fullRun = 0.5
+)
 
 // left is the time left while stage i runs: the rest of its run at the
-// rate the run has gone so far (once it has gone minRun of the way), the
-// rest of the work at the job's rate, so that a stage costlier or
-// cheaper than planned moves the estimate as it goes.
+// rate the run has gone so far (once it has gone minRun of the way,
+// blended with the job's rate up to fullRun: a pass's first rows
+// allocate its sums and run slower than the rest), the rest of the work
+// at the job's rate, so that a stage costlier or cheaper than planned
+// moves the estimate as it goes.
 func (t *Tracker) left(i int, s Status, now time.Time) float64 {
 	st := t.state[i]
-	if st.last-st.runFrom < minRun {
+	gone := st.last - st.runFrom
+	if gone < minRun {
 		return s.Left
 	}
+	rate := s.Elapsed / (t.work * s.Fraction) // the job's, per unit of cost
 	run := t.stages[i].Cost / float64(t.runs(i))
-	stageLeft := now.Sub(st.runStart).Seconds() / (st.last - st.runFrom) * (1 - st.last)
+	own := now.Sub(st.runStart).Seconds() / gone * (1 - st.last)
+	trust := min(1, gone/fullRun)
+	stageLeft := trust*own + (1-trust)*run*(1-st.last)*rate
 	rest := max(t.work*(1-s.Fraction)-run*(1-st.last), 0)
-	return stageLeft + rest*s.Elapsed/(t.work*s.Fraction)
+	return stageLeft + rest*rate
 }
 
 // Finish marks the job done at now.

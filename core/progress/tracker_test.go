@@ -20,9 +20,10 @@ func TestTracker(t *testing.T) {
 		left        float64
 	}{
 		{"images", 1, 100, 1, 0.01 / 4, -1}, // under 2 %: not estimated
-		// The stage's rate (0.49 in 1 s) for its half left, the job's (2 s
-		// for half a unit) for the 3 units after it.
-		{"images", 50, 100, 2, 0.5 / 4, 0.5/0.49 + 3*4},
+		// The stage's rate (0.49 in 1 s) for its half left, trusted 0.98
+		// (0.49 of fullRun) against the job's (2 s for half a unit, 4 s a
+		// unit), and the job's for the 3 units after it.
+		{"images", 50, 100, 2, 0.5 / 4, 0.98*0.5/0.49 + 0.02*0.5*4 + 3*4},
 		{"other", 3, 10, 3, 0.5 / 4, 21}, // outside the plan: the text only
 		{"learn", 10, 100, 4, (1 + 0.1) / 4, 4 * 2.9 / 1.1},
 		{"learn", 3, 100, 5, (1 + 1 + 0.03) / 4, 5 * 1.97 / 2.03}, // a new run: the first is done

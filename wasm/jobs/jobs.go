@@ -32,10 +32,11 @@ type Worker struct {
 	// (tu.NodeLabelNames), nil when it has none; edgeCodes its edge-label
 	// table (tu.EdgeLabelNames), which a scaffold split reads bonds by.
 	codes, edgeCodes map[string]string
-	// feat is the features of dataset featKey under descriptor featOpts.
-	feat     *eval.WKPI
-	featKey  string
-	featOpts features.Settings
+	// feats are the features of dataset featKey computed last: of one
+	// setting, one per node-label vocabulary (the folds of a CV may fit
+	// different ones, and each is computed once however they alternate).
+	feats   []cachedFeatures
+	featKey string
 	// sized is the size-aware variant of sizedOf (the automatic choice's
 	// second candidate), kept while sizedOf is the features in use.
 	sized, sizedOf *eval.WKPI
@@ -205,7 +206,7 @@ func (w *Worker) dataset(req protocol.Request) (*graph.Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.key, w.ds, w.source, w.feat, w.codes = req.Dataset, ds, src, nil, codeTable(req.Files)
+		w.key, w.ds, w.source, w.feats, w.codes = req.Dataset, ds, src, nil, codeTable(req.Files)
 		w.edgeCodes = readmeTable(req.Files, tu.ZipEdgeLabelNames, tu.EdgeLabelNames)
 		return ds, nil
 	}

@@ -26,8 +26,8 @@ func (w *Worker) Track(req protocol.Request, now func() time.Time, out func(prog
 		if stage != "diagrams" && stage != "images" {
 			// The features are in, computed or kept from an earlier job.
 			planned.Do(func() {
-				if w.feat != nil {
-					t.Plan(work(w.feat))
+				if len(w.feats) > 0 {
+					t.Plan(work(w.featureSets()))
 				}
 			})
 		}
@@ -37,7 +37,7 @@ func (w *Worker) Track(req protocol.Request, now func() time.Time, out func(prog
 
 // work returns the stages of job req given its features (nil before
 // they are known), or nil when eval.Work does not know them.
-func (w *Worker) work(req protocol.Request) func(*eval.WKPI) []progress.Stage {
+func (w *Worker) work(req protocol.Request) func([]*eval.WKPI) []progress.Stage {
 	// A ChoiceScores job plans the stages of the fold job that takes its
 	// scores on the same bar (Training.Only and Final say which).
 	var kind eval.WorkKind
@@ -62,11 +62,11 @@ func (w *Worker) work(req protocol.Request) func(*eval.WKPI) []progress.Stage {
 	if err != nil {
 		return nil
 	}
-	n, running := len(w.ds.Graphs), len(req.Training.Only)
-	if u.Work(n, running, kind, nil) == nil {
+	graphs, running := w.ds.Graphs, len(req.Training.Only)
+	if u.Work(graphs, running, kind, nil) == nil {
 		return nil
 	}
-	return func(feat *eval.WKPI) []progress.Stage { return u.Work(n, running, kind, feat) }
+	return func(sets []*eval.WKPI) []progress.Stage { return u.Work(graphs, running, kind, sets) }
 }
 
 // counterOnly gives out each report as a Status of the stage's counter

@@ -3,9 +3,11 @@ package jobs
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"wkpi-web/core/eval"
 	"wkpi-web/core/progress"
 	"wkpi-web/core/spec"
 	"wkpi-web/wasm/protocol"
@@ -84,5 +86,37 @@ func TestTrackChoiceThenFolds(t *testing.T) {
 	// table's, and the choice costs one candidate's either way.
 	if c, all := cost(a(nil)), cost(whole(nil)); c <= 0 || c != all {
 		t.Errorf("one candidate's choice costs %g, the whole choice %g", c, all)
+	}
+}
+
+// TestTrackLabels: a CV part with node labels (the molecules preset's)
+// that also trains the final model gets a planned bar too: every report
+// a Status with the work known, the share never going back, the final
+// model's stages ("final learn", ...) in the plan, and the bar all but
+// full at the end.
+func TestTrackLabels(t *testing.T) {
+	var w Worker
+	ctx := context.Background()
+	if r := w.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: "m", Files: files(t, "../../data/MUTAG")}, nil, nil); r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	tr := with(func(s *spec.Spec) { s.M, s.Folds, s.Extra, s.Iterations, s.Labels = 3, 3, spec.NoExtra, 20, true })
+	tr.Only, tr.Final = []int{0, 2}, true
+	req := protocol.Request{Kind: protocol.CrossValidate, Dataset: "m", Training: &tr}
+	var got []progress.Status
+	r := w.Run(ctx, req, w.Track(req, time.Now, func(s progress.Status) { got = append(got, s) }), nil)
+	if r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	last, final := 0.0, false
+	for i, s := range got {
+		if s.Work <= 0 || s.Fraction < last {
+			t.Fatalf("status %d %+v after fraction %g", i, s, last)
+		}
+		last = s.Fraction
+		final = final || strings.HasPrefix(s.Stage, eval.FinalPrefix)
+	}
+	if end := got[len(got)-1]; !final || end.Fraction < 0.9 {
+		t.Errorf("last status %+v (final model's stages reported: %v), want the final model's stages and the bar all but full", end, final)
 	}
 }

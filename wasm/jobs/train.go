@@ -52,12 +52,27 @@ func (w *Worker) setup(t *protocol.Training) (eval.Setup, eval.Plan, error) {
 	return u.WithCodes(w.codes, w.edgeCodes), plan, nil
 }
 
+// cachedFeatures are features and the settings they were computed under.
+type cachedFeatures struct {
+	opts features.Settings
+	w    *eval.WKPI
+}
+
 // wkpi returns the features of the held dataset under s, computing them
 // once per worker and settings: every fold job of a CV and every Explore
-// job of the same settings reuses them.
+// job of the same settings reuses them. Features of other settings are
+// let go, except those that differ in the node-label vocabulary alone.
 func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Settings, report progress.Func) (*eval.WKPI, error) {
-	if w.feat != nil && w.featKey == w.key && reflect.DeepEqual(w.featOpts, s) {
-		return w.feat, nil
+	if w.featKey != w.key {
+		w.feats = nil
+	}
+	for _, c := range w.feats {
+		if reflect.DeepEqual(c.opts, s) {
+			return c.w, nil
+		}
+	}
+	if len(w.feats) > 0 && !reflect.DeepEqual(withoutVocabulary(w.feats[0].opts), withoutVocabulary(s)) {
+		w.feats = nil
 	}
 	set, err := features.Compute(ctx, ds, s, report)
 	if err != nil {
@@ -67,8 +82,27 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	if err != nil {
 		return nil, err
 	}
-	w.feat, w.featKey, w.featOpts = e, w.key, s
+	w.feats, w.featKey = append(w.feats, cachedFeatures{opts: s, w: e}), w.key
 	return e, nil
+}
+
+// withoutVocabulary is s with no node-label vocabulary.
+func withoutVocabulary(s features.Settings) features.Settings {
+	if s.Labels != nil {
+		l := *s.Labels
+		l.Vocabulary = nil
+		s.Labels = &l
+	}
+	return s
+}
+
+// featureSets are the feature sets the worker holds.
+func (w *Worker) featureSets() []*eval.WKPI {
+	sets := make([]*eval.WKPI, len(w.feats))
+	for i, c := range w.feats {
+		sets[i] = c.w
+	}
+	return sets
 }
 
 // labelled returns the features of u for the graphs listed in train

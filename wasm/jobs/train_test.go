@@ -808,3 +808,55 @@ func TestCVProtocolsUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// TestFeatureCacheVocabularies: features that differ in their node-label
+// vocabulary alone (the folds of a CV) are computed once each however the
+// folds alternate between them, so that the folds of one vocabulary share
+// one feature set and its passes; features of other settings let them go.
+func TestFeatureCacheVocabularies(t *testing.T) {
+	var w Worker
+	ctx := context.Background()
+	if r := w.Run(ctx, protocol.Request{Kind: protocol.Load, Dataset: "m", Files: files(t, "../../data/MUTAG")}, nil, nil); r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	tr := with(func(s *spec.Spec) { s.Labels = true })
+	u, _, err := w.setup(&tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := u.FeaturesFor(w.ds.Graphs, nil, w.codes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a
+	labels := *a.Labels
+	labels.Vocabulary = labels.Vocabulary[:len(labels.Vocabulary)-1]
+	b.Labels = &labels
+	other := a
+	other.Rows++
+	computed := 0
+	report := func(stage string, done, total int) {
+		if stage == "diagrams" && done == total {
+			computed++
+		}
+	}
+	get := func(s features.Settings) *eval.WKPI {
+		t.Helper()
+		e, err := w.wkpi(ctx, w.ds, s, report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	wa := get(a)
+	wb := get(b)
+	if again := get(a); again != wa || wb == wa || computed != 2 {
+		t.Errorf("vocabularies A, B, A: computed %d times, A's the same: %v; want 2 and true", computed, again == wa)
+	}
+	if get(other); computed != 3 {
+		t.Errorf("other settings: computed %d times in all, want 3", computed)
+	}
+	if get(a); computed != 4 {
+		t.Errorf("A after other settings: computed %d times in all, want 4 (let go)", computed)
+	}
+}
