@@ -530,6 +530,10 @@ func runRule(t *testing.T, mols []ruleMolecule, r rule, v variant) ruleResult {
 	dir := t.TempDir()
 	all := filepath.Join(dir, "task.csv")
 	writeSMILESTable(t, all, smiles, classText)
+	if dir := os.Getenv("WKPI_RULE_TABLES"); dir != "" {
+		// Kept for other methods on the same sample (docs/results.md).
+		writeSMILESTable(t, filepath.Join(dir, strings.ReplaceAll(r.name, " ", "_")+".csv"), smiles, classText)
+	}
 	table := []string{"-smiles", "SMILES", "-target", "class"}
 
 	var res ruleResult
