@@ -67,6 +67,40 @@ func TestFitVocabularyTrainingOnly(t *testing.T) {
 	}
 }
 
+// TestWithLabelsOrder: the training graphs choose which labels get a
+// group, the counts over all graphs their order, so that two folds that
+// choose the same labels get the same settings (one feature set), and a
+// label the training graphs do not choose gets no group.
+func TestWithLabelsOrder(t *testing.T) {
+	e := func(u, v int) graph.Edge { return graph.Edge{U: u, V: v} }
+	graphs := []*graph.Graph{
+		labelled(t, []string{"a", "a", "b"}, e(0, 1), e(1, 2)),
+		labelled(t, []string{"b", "b", "b", "a"}, e(0, 1), e(1, 2), e(2, 3)),
+		labelled(t, []string{"a", "a", "a", "a", "c", "c", "c", "c", "c", "c"}, e(0, 1)),
+	}
+	// All graphs: c 6, a 7, b 4 -> a, c, b. Graph 1 alone: b 3, a 1.
+	var s Settings
+	for _, tc := range []struct {
+		train []int
+		k     int
+		want  []string
+	}{
+		{[]int{1}, 2, []string{"a", "b"}},
+		{[]int{0}, 2, []string{"a", "b"}},
+		{[]int{1}, 1, []string{"b"}},
+		{[]int{0, 2}, 2, []string{"a", "c"}},
+		{nil, 3, []string{"a", "c", "b"}},
+	} {
+		got, err := s.WithLabels(graphs, tc.train, tc.k, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Labels.Vocabulary, tc.want) {
+			t.Errorf("train %v, k %d: vocabulary %v, want %v", tc.train, tc.k, got.Labels.Vocabulary, tc.want)
+		}
+	}
+}
+
 // Nitrobenzene as a hand-written MOL block (element symbols) reaches
 // MUTAG's codes through the table of MUTAG's README (C 0, N 1, O 2): the
 // ring carbons, the nitrogen and both oxygens land in their groups.
