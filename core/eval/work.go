@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/pimage"
@@ -334,14 +335,10 @@ func (u Setup) Work(graphs []*graph.Graph, running int, kind WorkKind, sets []*W
 // degreePairs is the sum over g's edges of the product of their ends'
 // degrees.
 func degreePairs(g *graph.Graph) float64 {
-	deg := make([]int, g.N)
-	for _, e := range g.Edges {
-		deg[e.U]++
-		deg[e.V]++
-	}
+	deg := filtration.Degree(g)
 	var sum float64
 	for _, e := range g.Edges {
-		sum += float64(deg[e.U] * deg[e.V])
+		sum += deg[e.U] * deg[e.V]
 	}
 	return sum
 }

@@ -172,21 +172,13 @@ func (e *Explainer) pixelParts(img []float64) ([]pairParts, []float64, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var tot float64 // the image's divergence from zero
-	for _, x := range rp.Own {
-		tot += x
-	}
-	less := make([]float64, len(m.Support)) // the terms each support image shares
-	for x, g := range rp.Shared {
-		less[rp.Col[x]] += g
-	}
 	// ratio[i] turns support image i's divergence change into its kernel
 	// change: (phi(D) - phi(D0)) / (D - D0), or phi'(D0) when D = D0.
 	ratio := make([]float64, len(m.Support))
 	kx := make([]float64, len(m.Support))
 	k0 := make([]float64, len(m.Support))
 	for i := range m.Support {
-		change := tot - less[i]
+		change := rp.Tot - rp.Less[i]
 		// base is support image i's divergence from the zero image.
 		base := e.p.FromZero(i)
 		kx[i], k0[i] = e.value(rp.Div[i]), e.value(base)

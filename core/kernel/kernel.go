@@ -640,8 +640,12 @@ func (c *Columns) Row(img []float64) ([]float64, error) {
 // Start[e]..Start[e+1]-1).
 type RowParts struct {
 	// Div is every column's divergence from the image, the one Row turns
-	// into its kernel value.
+	// into its kernel value: max(0, Tot + column's from zero - Less).
 	Div []float64
+	// Tot is the image's divergence from zero (the sum of Own), and Less
+	// each column's sum of its Shared terms.
+	Tot  float64
+	Less []float64
 	// Pix are the image's non-zero pixels in ascending order, and Own is
 	// w_s f(img_s) at each.
 	Pix []int32
@@ -720,6 +724,9 @@ func (c *Columns) sweep(img []float64, rp *RowParts) ([]float64, error) {
 			rp.Col = append(rp.Col, cols...)
 			rp.Start = append(rp.Start, int32(len(rp.Col)))
 		}
+	}
+	if rp != nil {
+		rp.Tot, rp.Less = tot, slices.Clone(d)
 	}
 	for j := range d {
 		d[j] = max(0, tot+c.tot[j]-d[j])

@@ -209,7 +209,15 @@ func TestGramMatchesPlainLoop(t *testing.T) {
 					t.Fatalf("%s: RowParts %d column %d gives %v, Row %v", tc.name, i, j, got, want)
 				}
 			}
+			if !close(rp.Tot, k.Divergence(zero, images[i]), 1e-12) {
+				t.Fatalf("%s: image %d: Tot %v, plain loop %v", tc.name, i, rp.Tot, k.Divergence(zero, images[i]))
+			}
 			for j, col := range images[2:] {
+				// Less: the column's divergence from zero and the image's,
+				// less their divergence from each other.
+				if want := cols.FromZero(j) + rp.Tot - rp.Div[j]; rp.Div[j] > 0 && !close(rp.Less[j], want, 1e-12) {
+					t.Fatalf("%s: image %d column %d: Less %v, want %v", tc.name, i, j, rp.Less[j], want)
+				}
 				x := rp.Start[0]
 				for e, s := range rp.Pix {
 					part := rp.Own[e]
