@@ -37,6 +37,10 @@ type Worker struct {
 	// different ones, and each is computed once however they alternate).
 	feats   []cachedFeatures
 	featKey string
+	// job counts the jobs run, so that a job's progress plans only the
+	// feature sets it takes (cachedFeatures.job), not those an earlier
+	// job of the same settings left.
+	job int
 	// sized is the size-aware variant of sizedOf (the automatic choice's
 	// second candidate), kept while sizedOf is the features in use.
 	sized, sizedOf *eval.WKPI
@@ -91,6 +95,7 @@ func (w *Worker) run(handlers map[protocol.Kind]handler, ctx context.Context, re
 	if !known || do == nil {
 		return protocol.Response{}, fmt.Errorf("unknown job kind %q", req.Kind)
 	}
+	w.job++
 	c := call{ctx: ctx, req: req, report: report, fold: fold}
 	if kind.ReadsDataset {
 		var err error

@@ -26,8 +26,8 @@ func (w *Worker) Track(req protocol.Request, now func() time.Time, out func(prog
 		if stage != "diagrams" && stage != "images" {
 			// The features are in, computed or kept from an earlier job.
 			planned.Do(func() {
-				if len(w.feats) > 0 {
-					t.Plan(work(w.featureSets()))
+				if sets := w.featureSets(); len(sets) > 0 {
+					t.Plan(work(sets))
 				}
 			})
 		}

@@ -56,6 +56,8 @@ func (w *Worker) setup(t *protocol.Training) (eval.Setup, eval.Plan, error) {
 type cachedFeatures struct {
 	opts features.Settings
 	w    *eval.WKPI
+	// job is the last job (Worker.job) that took them.
+	job int
 }
 
 // wkpi returns the features of the held dataset under s, computing them
@@ -66,8 +68,9 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	if w.featKey != w.key {
 		w.feats = nil
 	}
-	for _, c := range w.feats {
+	for i, c := range w.feats {
 		if reflect.DeepEqual(c.opts, s) {
+			w.feats[i].job = w.job
 			return c.w, nil
 		}
 	}
@@ -82,7 +85,7 @@ func (w *Worker) wkpi(ctx context.Context, ds *graph.Dataset, s features.Setting
 	if err != nil {
 		return nil, err
 	}
-	w.feats, w.featKey = append(w.feats, cachedFeatures{opts: s, w: e}), w.key
+	w.feats, w.featKey = append(w.feats, cachedFeatures{opts: s, w: e, job: w.job}), w.key
 	return e, nil
 }
 
@@ -96,11 +99,13 @@ func withoutVocabulary(s features.Settings) features.Settings {
 	return s
 }
 
-// featureSets are the feature sets the worker holds.
+// featureSets are the feature sets the job running took so far.
 func (w *Worker) featureSets() []*eval.WKPI {
-	sets := make([]*eval.WKPI, len(w.feats))
-	for i, c := range w.feats {
-		sets[i] = c.w
+	var sets []*eval.WKPI
+	for _, c := range w.feats {
+		if c.job == w.job {
+			sets = append(sets, c.w)
+		}
 	}
 	return sets
 }

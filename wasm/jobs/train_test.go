@@ -853,6 +853,11 @@ func TestFeatureCacheVocabularies(t *testing.T) {
 	if again := get(a); again != wa || wb == wa || computed != 2 {
 		t.Errorf("vocabularies A, B, A: computed %d times, A's the same: %v; want 2 and true", computed, again == wa)
 	}
+	// A later job that takes A alone plans A alone, though B is held.
+	w.job++
+	if get(a); len(w.feats) != 2 || !slices.Equal(w.featureSets(), []*eval.WKPI{wa}) {
+		t.Errorf("next job taking A: %d sets held, %d planned; want 2 and A alone", len(w.feats), len(w.featureSets()))
+	}
 	if get(other); computed != 3 {
 		t.Errorf("other settings: computed %d times in all, want 3", computed)
 	}
