@@ -76,20 +76,23 @@ func (t *CompareTab) Render() app.UI {
 }
 
 // table lists the methods: accuracy ± std, ROC-AUC ± std, time and,
-// once paired, the tests against WKPI. data-value keeps the raw mean
+// once paired, the tests against WKPI (of accuracy; of ROC-AUC). data-value keeps the raw mean
 // accuracy.
 func (t *CompareTab) table() app.UI {
 	return app.Table().ID("compare-table").Class("stack").DataSet("paired", t.Paired).Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Text("Method"), app.Th().Text("Accuracy"), app.Th().Text("ROC-AUC"), app.Th().Text("Seconds"),
-			app.Th().Text("Wilcoxon p vs WKPI"), app.Th().Text("Paired t p"),
+			app.Th().Text("Wilcoxon p vs WKPI"), app.Th().Text("Paired t p"), app.Th().Text("ROC-AUC: Wilcoxon p vs WKPI"),
 		)),
 		app.TBody().Body(
 			app.Range(t.Results).Slice(func(i int) app.UI {
 				m := t.Results[i]
-				wp, tp := "", ""
+				wp, tp, aucP := "", "", ""
 				if m.Paired != nil {
 					wp, tp = pValue(m.Paired.WilcoxonP), pValue(m.Paired.TP)
+				}
+				if m.PairedROCAUC != nil {
+					aucP = pValue(m.PairedROCAUC.WilcoxonP)
 				}
 				return app.Tr().DataSet("method", m.Name).Body(
 					app.Th().Attr("scope", "row").DataSet("label", "Method").Text(m.Name),
@@ -98,6 +101,7 @@ func (t *CompareTab) table() app.UI {
 					app.Td().DataSet("label", "Seconds").Text(fmt.Sprintf("%.1f", m.Seconds)),
 					app.Td().DataSet("label", "Wilcoxon p vs WKPI").Text(wp),
 					app.Td().DataSet("label", "Paired t p").Text(tp),
+					app.Td().DataSet("label", "ROC-AUC: Wilcoxon p vs WKPI").Text(aucP),
 				)
 			}),
 		),

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"wkpi-web/core/compare"
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/spec"
@@ -67,6 +68,8 @@ func TestBrowserCompare(t *testing.T) {
 	line := value[float64](t, ctx, `Number(document.querySelector("#majority-line").dataset.value)`)
 	wilcoxon := value[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#compare-table tbody tr")].map(r =>
 		[r.dataset.method, r.cells[4].textContent]))`)
+	aucWilcoxon := value[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#compare-table tbody tr")].map(r =>
+		[r.dataset.method, r.cells[6].textContent]))`)
 
 	ds, err := tu.ReadDir("../../data/MUTAG")
 	if err != nil {
@@ -117,15 +120,20 @@ func TestBrowserCompare(t *testing.T) {
 		if math.Abs(got[m.Name]-m.Accuracy) > 1e-12 {
 			t.Errorf("%s: page %v, core/compare %v", m.Name, got[m.Name], m.Accuracy)
 		}
-		shown := "" // the page's rounding of the native p-value
-		if p := m.Paired; p != nil {
-			shown = fmt.Sprintf("%.3f", p.WilcoxonP)
-			if p.WilcoxonP < 0.001 {
-				shown = "< 0.001"
+		shown := func(p *crossval.Paired) string { // the page's rounding of the native p-value
+			switch {
+			case p == nil:
+				return ""
+			case p.WilcoxonP < 0.001:
+				return "< 0.001"
 			}
+			return fmt.Sprintf("%.3f", p.WilcoxonP)
 		}
-		if p := m.Paired; p != nil && wilcoxon[m.Name] != shown {
-			t.Errorf("%s: Wilcoxon p %q on the page, core/compare %.3f", m.Name, wilcoxon[m.Name], p.WilcoxonP)
+		if want := shown(m.Paired); wilcoxon[m.Name] != want {
+			t.Errorf("%s: Wilcoxon p %q on the page, core/compare %q", m.Name, wilcoxon[m.Name], want)
+		}
+		if want := shown(m.PairedROCAUC); aucWilcoxon[m.Name] != want {
+			t.Errorf("%s: ROC-AUC Wilcoxon p %q on the page, core/compare %q", m.Name, aucWilcoxon[m.Name], want)
 		}
 		if m.Name == compare.Majority && math.Abs(line-m.Accuracy) > 1e-12 {
 			t.Errorf("majority line at %v, majority accuracy %v", line, m.Accuracy)

@@ -89,22 +89,28 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 }
 
 // printComparison writes the table: accuracy ± std (%), ROC-AUC ± std,
-// time, and the paired tests against WKPI over the folds.
+// time, and the paired tests against WKPI over the folds, of accuracy
+// (mean difference in points, Wilcoxon and t-test p) and of ROC-AUC
+// (mean difference, Wilcoxon p).
 func printComparison(w io.Writer, res compare.Result, folds int) {
-	fmt.Fprintf(w, "%s, %d-fold cross-validation, the same folds for every method\n", res.Dataset, folds)
+	fmt.Fprintf(w, "%s, %d-fold cross-validation, the same folds for every method; differences are the method's minus WKPI's\n", res.Dataset, folds)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\taccuracy %\tROC-AUC\tseconds\tmean diff vs WKPI\tWilcoxon p\tpaired t p\t")
+	fmt.Fprintln(tw, "method\taccuracy %\tROC-AUC\tseconds\taccuracy diff\tWilcoxon p\tpaired t p\tROC-AUC diff\tWilcoxon p\t")
 	for _, m := range res.Methods {
-		diff, wp, tp := "", "", ""
+		diff, wp, tp, aucDiff, aucP := "", "", "", "", ""
 		if m.Paired != nil {
 			mean, _ := crossval.MeanStd(m.Paired.Differences)
 			diff, wp, tp = fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("%.3f", m.Paired.WilcoxonP), fmt.Sprintf("%.3f", m.Paired.TP)
+		}
+		if p := m.PairedROCAUC; p != nil {
+			mean, _ := crossval.MeanStd(p.Differences)
+			aucDiff, aucP = fmt.Sprintf("%+.3f", mean), fmt.Sprintf("%.3f", p.WilcoxonP)
 		}
 		auc := fixed(m.ROCAUC, 3) + " ± " + fixed(m.ROCAUCStd, 3)
 		if math.IsNaN(float64(m.ROCAUC)) {
 			auc = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%s\t%.1f\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, auc, m.Seconds, diff, wp, tp)
+		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, auc, m.Seconds, diff, wp, tp, aucDiff, aucP)
 	}
 	tw.Flush()
 	for _, s := range res.Skipped {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -117,9 +118,13 @@ type Method struct {
 	Seconds float64 `json:"seconds"`
 	// Chosen is the hyper-parameter cell picked in each outer fold.
 	Chosen []string `json:"chosen,omitempty"`
-	// Paired compares the folds with WKPI's (absent for WKPI itself or
-	// when WKPI did not run).
+	// Paired compares the folds' accuracies with WKPI's (absent for WKPI
+	// itself or when WKPI did not run).
 	Paired *crossval.Paired `json:"paired,omitempty"`
+	// PairedROCAUC compares the folds' ROC-AUCs with WKPI's, over the
+	// folds where both have one (absent like Paired, or with fewer than
+	// two such folds).
+	PairedROCAUC *crossval.Paired `json:"paired_roc_auc,omitempty"`
 }
 
 // Result is a whole comparison on one dataset.
@@ -176,22 +181,37 @@ func Run(ctx context.Context, d *Data, names []string, o Options, prog progress.
 	return res, Pair(&res)
 }
 
-// Pair fills every method's paired comparison with WKPI's folds (nothing
-// when WKPI is not in the result).
+// Pair fills every method's paired comparisons with WKPI's folds, of
+// accuracy and of ROC-AUC (nothing when WKPI is not in the result).
 func Pair(res *Result) error {
 	i := slices.IndexFunc(res.Methods, func(m Method) bool { return m.Name == WKPI })
 	if i < 0 {
 		return nil
 	}
+	w := res.Methods[i]
 	for k := range res.Methods {
 		if k == i {
 			continue
 		}
-		p, err := crossval.Compare(res.Methods[k].Folds, res.Methods[i].Folds)
+		m := &res.Methods[k]
+		p, err := crossval.Compare(m.Folds, w.Folds)
 		if err != nil {
-			return fmt.Errorf("%s against %s: %w", res.Methods[k].Name, WKPI, err)
+			return fmt.Errorf("%s against %s: %w", m.Name, WKPI, err)
 		}
-		res.Methods[k].Paired = &p
+		m.Paired = &p
+		if len(m.ROCAUCFolds) != len(w.ROCAUCFolds) {
+			return fmt.Errorf("%s against %s: %d folds' ROC-AUC against %d", m.Name, WKPI, len(m.ROCAUCFolds), len(w.ROCAUCFolds))
+		}
+		var a, b []float64
+		for f, auc := range m.ROCAUCFolds {
+			if x, y := float64(auc), float64(w.ROCAUCFolds[f]); !math.IsNaN(x) && !math.IsNaN(y) {
+				a, b = append(a, x), append(b, y)
+			}
+		}
+		if len(a) >= 2 {
+			p, _ := crossval.Compare(a, b) // of equal lengths
+			m.PairedROCAUC = &p
+		}
 	}
 	return nil
 }

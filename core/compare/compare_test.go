@@ -364,6 +364,11 @@ func TestWKPIPair(t *testing.T) {
 			t.Errorf("fold %d: difference %g, want %g", f, diff, want)
 		}
 	}
+	for f, diff := range res.Methods[0].PairedROCAUC.Differences {
+		if want := float64(res.Methods[0].ROCAUCFolds[f] - w.ROCAUCFolds[f]); diff != want {
+			t.Errorf("fold %d: ROC-AUC difference %g, want %g", f, diff, want)
+		}
+	}
 	if !(w.Accuracy > res.Methods[0].Accuracy) {
 		t.Errorf("WKPI %.3f does not beat the majority class %.3f on MUTAG", w.Accuracy, res.Methods[0].Accuracy)
 	}
@@ -372,6 +377,31 @@ func TestWKPIPair(t *testing.T) {
 	if !reflect.DeepEqual(w.ROCAUCFolds, rep.Learned.ROCAUC.PerFold) || !reflect.DeepEqual(init.ROCAUCFolds, rep.Baseline.ROCAUC.PerFold) ||
 		w.ROCAUC != rep.Learned.ROCAUC.Mean || init.ROCAUCStd != rep.Baseline.ROCAUC.Std || len(w.ROCAUCFolds) != 5 || w.ROCAUC < 0.8 {
 		t.Errorf("WKPI ROC-AUC %v (%g), WKPI-init %v; eval's %+v, %+v", w.ROCAUCFolds, w.ROCAUC, init.ROCAUCFolds, rep.Learned.ROCAUC, rep.Baseline.ROCAUC)
+	}
+}
+
+// TestPairROCAUC pairs ROC-AUCs over the folds where both methods have
+// one (a fold of one class has none).
+func TestPairROCAUC(t *testing.T) {
+	nan := crossval.Metric(math.NaN())
+	res := Result{Methods: []Method{
+		{Name: WKPI, Folds: []float64{0.9, 0.8, 0.7, 0.6}, ROCAUCFolds: []crossval.Metric{0.95, nan, 0.85, 0.75}},
+		{Name: WL, Folds: []float64{0.8, 0.8, 0.8, 0.8}, ROCAUCFolds: []crossval.Metric{0.90, 0.80, nan, 0.80}},
+		{Name: Majority, Folds: []float64{0.5, 0.5, 0.5, 0.5}, ROCAUCFolds: []crossval.Metric{nan, 0.5, nan, 0.5}},
+	}}
+	if err := Pair(&res); err != nil {
+		t.Fatal(err)
+	}
+	wl := res.Methods[1].PairedROCAUC
+	if wl == nil || len(wl.Differences) != 2 || math.Abs(wl.Differences[0]+0.05) > 1e-12 || math.Abs(wl.Differences[1]-0.05) > 1e-12 {
+		t.Errorf("WL against WKPI: %+v, want differences -0.05 and +0.05 (folds 0 and 3)", wl)
+	}
+	if m := res.Methods[2]; m.Paired == nil || m.PairedROCAUC != nil {
+		t.Errorf("majority: accuracy paired %v, ROC-AUC paired %+v; want paired and nil (one fold with both)", m.Paired != nil, m.PairedROCAUC)
+	}
+	res.Methods[1].ROCAUCFolds = res.Methods[1].ROCAUCFolds[:3]
+	if err := Pair(&res); err == nil {
+		t.Error("3 folds' ROC-AUC against 4: no error")
 	}
 }
 

@@ -513,6 +513,9 @@ type CompareMethod struct {
 	Seconds     float64        `json:"seconds"`
 	Chosen      []string       `json:"chosen,omitempty"`
 	Paired      *ComparePaired `json:"paired,omitempty"`
+	// PairedROCAUC is the same of the folds' ROC-AUCs, over the folds
+	// where both methods have one.
+	PairedROCAUC *ComparePaired `json:"paired_roc_auc,omitempty"`
 }
 
 // ComparePaired is crossval.Paired: fold differences against WKPI and
