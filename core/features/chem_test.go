@@ -75,6 +75,30 @@ func TestBondDiagrams(t *testing.T) {
 	}
 }
 
+// Two writings of one molecule give one set of diagrams: the five-valent
+// nitro group and the charge pair, an azide both ways.
+func TestWritingsOfOneMolecule(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"c1ccccc1N(=O)=O", "c1ccccc1[N+](=O)[O-]"},
+		{"O=N(=O)c1ccc(cc1)N(=O)=O", "[O-][N+](=O)c1ccc(cc1)[N+]([O-])=O"},
+		{"CN=N#N", "CN=[N+]=[N-]"},
+	} {
+		for _, atoms := range []string{"", "~O", "~N", "N+O"} {
+			a, _, err := GraphOrigins(parse(t, pair[0]), bondSettings(atoms))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _, err := GraphOrigins(parse(t, pair[1]), bondSettings(atoms))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("bonds:%s: %s gives %v, %s %v", atoms, pair[0], a, pair[1], b)
+			}
+		}
+	}
+}
+
 // Element groups: nitrobenzene's N+O subgraph is the nitro group, whose
 // component lives from its atoms (0) to its N=O bond (3); its origins are
 // the nitro atoms and bonds.

@@ -1,12 +1,17 @@
 package scaffold
 
-import "wkpi-web/core/graph"
+import (
+	"wkpi-web/core/graph"
+	"wkpi-web/core/smiles"
+)
 
 // Molecule returns g as a molecule whose bonds are normalised as Of
 // normalises them before taking a scaffold (aromatic bonds outside rings
 // single; ring bonds that alternate across Kekulé structures aromatic),
-// so that descriptors read the same bond types whichever way a molecule
-// was written: C1=CC=CC=C1 and c1ccccc1 both give six aromatic bonds.
+// after RDKit's clean-up of over-bonded groups (smiles.CleanedBonds), so
+// that descriptors read the same bond types whichever way a molecule was
+// written: C1=CC=CC=C1 and c1ccccc1 both give six aromatic bonds,
+// CN(=O)=O and C[N+](=O)[O-] one single and one double N-O bond.
 // Node labels are element symbols and edge labels bond types ("1", "2",
 // "3", "4" aromatic, "$"); nodes and edges keep g's order, so the
 // result's edge i is g's edge i. Node and edge labels that are codes are
@@ -19,6 +24,12 @@ func Molecule(g *graph.Graph, nodeNames, edgeNames map[string]string) (*graph.Gr
 	h.NodeLabels, h.EdgeLabels = Rename(g.NodeLabels, nodeNames), Rename(g.EdgeLabels, edgeNames)
 	if h.EdgeLabels == nil && len(h.Edges) == 0 {
 		h.EdgeLabels = []string{}
+	}
+	if h.EdgeLabels != nil && h.NodeLabels != nil {
+		// A neutral five-valent nitrogen's N=O as the charge pair the
+		// readers make of it, so that CN(=O)=O and C[N+](=O)[O-] are
+		// one molecule.
+		h.EdgeLabels = smiles.CleanedBonds(&h)
 	}
 	m, err := read(&h, elements{})
 	if err != nil {

@@ -16,9 +16,14 @@ func TestMolecule(t *testing.T) {
 		{"C1=CC=CC=C1", []string{"4", "4", "4", "4", "4", "4"}},
 		{"c1ccccc1-c1ccccc1", []string{"4", "4", "4", "4", "4", "4", "1", "4", "4", "4", "4", "4", "4"}},
 		// Bonds outside rings stay as written: a charge-separated nitro
-		// group keeps one single and one double N-O bond.
+		// group keeps one single and one double N-O bond, and the
+		// five-valent writing gets them too (RDKit's clean-up), as do
+		// an azide and a perchlorate.
 		{"C[N+](=O)[O-]", []string{"1", "2", "1"}},
-		{"CN(=O)=O", []string{"1", "2", "2"}},
+		{"CN(=O)=O", []string{"1", "1", "2"}},
+		{"CN=N#N", []string{"1", "2", "2"}},
+		{"CN=[N+]=[N-]", []string{"1", "2", "2"}},
+		{"OCl(=O)(=O)=O", []string{"1", "1", "1", "1"}},
 	} {
 		g, err := smiles.Parse(c.smiles)
 		if err != nil {

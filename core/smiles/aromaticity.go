@@ -2,6 +2,7 @@ package smiles
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"wkpi-web/core/graph"
@@ -177,24 +178,50 @@ func (m *molecule) sanitized() ([]bool, []string) {
 	atoms, bondArom := m.aromaticity(rings, ringBond)
 	bonds := make([]string, len(m.g.Edges))
 	for k := range bonds {
-		switch {
-		case bondArom[k]:
+		if bondArom[k] {
 			bonds[k] = BondAromatic
-		case m.order[k] == 1:
-			bonds[k] = BondSingle
-		case m.order[k] == 2:
-			bonds[k] = BondDouble
-		case m.order[k] == 3:
-			bonds[k] = BondTriple
-		case m.order[k] == 4:
-			bonds[k] = BondQuadruple
-		case m.order[k] == 1.5:
-			bonds[k] = BondAromatic // written aromatic and not kekulisable
-		default:
-			bonds[k] = m.g.EdgeLabels[k]
+		} else {
+			bonds[k] = m.bondLabel(k) // 1.5: written aromatic and not kekulisable
 		}
 	}
 	return atoms, bonds
+}
+
+// bondLabel is the bond type of edge k's order (its label as written
+// when the order is none of the types').
+func (m *molecule) bondLabel(k int) string {
+	switch m.order[k] {
+	case 1:
+		return BondSingle
+	case 2:
+		return BondDouble
+	case 3:
+		return BondTriple
+	case 4:
+		return BondQuadruple
+	case 1.5:
+		return BondAromatic
+	}
+	return m.g.EdgeLabels[k]
+}
+
+// CleanedBonds returns g's bond types (its edge labels) after RDKit's
+// clean-up of over-bonded groups, the bonds as a SMILES or molfile reader
+// would have them after sanitisation without perceiving aromaticity
+// anew: CN(=O)=O gets the bonds of C[N+](=O)[O-], N=N#N those of
+// N=[N+]=[N-], Cl(=O)(=O)(=O)O single bonds to oxygen. Every other bond
+// keeps its label. Node labels are element symbols; g.Atoms, when
+// present, holds the charges (the readers set them by the same clean-up,
+// which then picks the same bonds).
+func CleanedBonds(g *graph.Graph) []string {
+	m := newMolecule(g)
+	bonds := slices.Clone(g.EdgeLabels)
+	for k, label := range g.EdgeLabels {
+		if m.order[k] != bondOrder(label) {
+			bonds[k] = m.bondLabel(k)
+		}
+	}
+	return bonds
 }
 
 // kekulize turns bonds written aromatic into single and double bonds: an

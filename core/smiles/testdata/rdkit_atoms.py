@@ -4,6 +4,10 @@
 #   molecules  one entry per SMILES: null where MolFromSmiles refuses it,
 #              else a list of atoms in RDKit's order, each
 #              [formal charge, isotope, aromatic (0/1), GetTotalNumHs()]
+#   bonds      one entry per SMILES: null where MolFromSmiles refuses it,
+#              else its bonds after sanitisation, each [begin, end, label]
+#              with label "1" single, "2" double, "3" triple, "4"
+#              aromatic, "$" quadruple
 #   valences   RDKit's allowed valences of elements 1..118
 #   outer      RDKit's outer-shell electron counts of elements 0..118
 import json
@@ -13,18 +17,30 @@ from rdkit import Chem, RDLogger
 
 RDLogger.DisableLog("rdApp.*")
 
+LABELS = {
+    Chem.BondType.SINGLE: "1",
+    Chem.BondType.DOUBLE: "2",
+    Chem.BondType.TRIPLE: "3",
+    Chem.BondType.AROMATIC: "4",
+    Chem.BondType.QUADRUPLE: "$",
+}
+
 req = json.load(sys.stdin)
-out = []
+out, bonds = [], []
 for s in req["smiles"]:
     m = Chem.MolFromSmiles(s)
     if m is None:
         out.append(None)
+        bonds.append(None)
         continue
     out.append([[a.GetFormalCharge(), a.GetIsotope(), int(a.GetIsAromatic()), a.GetTotalNumHs()]
                 for a in m.GetAtoms()])
+    bonds.append([[b.GetBeginAtomIdx(), b.GetEndAtomIdx(), LABELS.get(b.GetBondType(), "?")]
+                  for b in m.GetBonds()])
 pt = Chem.GetPeriodicTable()
 json.dump({
     "molecules": out,
+    "bonds": bonds,
     "valences": [list(pt.GetValenceList(z)) for z in range(1, 119)],
     "outer": [pt.GetNOuterElecs(z) for z in range(0, 119)],
 }, sys.stdout)
