@@ -37,8 +37,9 @@
 // refinement) on the graph as the model reads it, its structure, with
 // the node labels when the model has label groups and the node values
 // when a descriptor is made of them (a descriptor not known to read the
-// structure alone keeps every label). Bond orders and charges are not
-// read, so nitrobenzene's two oxygens are alike. A node's score is its
+// structure alone keeps every label); for a molecule, bonds that a
+// resonance form swaps count alike (scaffold.ResonanceBonds: a nitro
+// group's two oxygens, written one N=O and one N-O). A node's score is its
 // class's parts over the class's size, so completeness stays exact.
 // Where colour refinement is coarser than the automorphisms (regular
 // graphs, rare in molecules) a part may reach vertices the model could

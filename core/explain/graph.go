@@ -9,6 +9,7 @@ import (
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/scaffold"
 	"wkpi-web/core/wire"
 )
 
@@ -137,15 +138,38 @@ func seen(g *graph.Graph, s features.Settings) *graph.Graph {
 		default:
 			// Chemistry-aware descriptors (element groups too) read the
 			// molecule: elements and bond types as normalised (a Kekulé
-			// ring's bonds alike).
+			// ring's bonds alike), and the bonds a resonance form swaps
+			// (a nitro group's N=O and N-O) alike, since which one a
+			// file writes double is the writer's choice.
 			if mol, err := s.Molecule(g); err == nil && mol != nil {
-				return mol
+				return resonant(mol)
 			}
 			return g
 		}
 	}
 	return out
 }
+
+// resonant is mol with the bonds of scaffold.ResonanceBonds labelled
+// alike.
+func resonant(mol *graph.Graph) *graph.Graph {
+	marked := scaffold.ResonanceBonds(mol)
+	if !slices.Contains(marked, true) {
+		return mol
+	}
+	out := *mol
+	out.EdgeLabels = slices.Clone(mol.EdgeLabels)
+	for k, m := range marked {
+		if m {
+			out.EdgeLabels[k] = resonanceBond
+		}
+	}
+	return &out
+}
+
+// resonanceBond labels the bonds a resonance form swaps, for the
+// symmetry classes alone.
+const resonanceBond = "resonance"
 
 // spread holds the parts given to the nodes (or edges) of a graph by
 // symmetry class (graph.Graph.SymmetryClasses), so that each ends up

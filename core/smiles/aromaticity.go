@@ -92,7 +92,7 @@ func newMolecule(g *graph.Graph) *molecule {
 		if g.EdgeLabels != nil {
 			label = g.EdgeLabels[k]
 		}
-		m.order[k] = bondOrder(label)
+		m.order[k] = BondOrder(label)
 		if label == BondAromatic {
 			m.written[e.U], m.written[e.V] = true, true
 		}
@@ -217,7 +217,7 @@ func CleanedBonds(g *graph.Graph) []string {
 	m := newMolecule(g)
 	bonds := slices.Clone(g.EdgeLabels)
 	for k, label := range g.EdgeLabels {
-		if m.order[k] != bondOrder(label) {
+		if m.order[k] != BondOrder(label) {
 			bonds[k] = m.bondLabel(k)
 		}
 	}

@@ -2,6 +2,7 @@ package smiles
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -46,6 +47,15 @@ func nOuter(z int) int {
 		return 0
 	}
 	return outerElectrons[z]
+}
+
+// MaxValence returns the largest valence RDKit allows a neutral atom of
+// the element symbol ("N": 3, "S": 6), or -1 when it sets none.
+func MaxValence(symbol string) int {
+	if v, ok := valenceList[AtomicNumber(symbol)]; ok {
+		return slices.Max(v)
+	}
+	return -1
 }
 
 // defaultValence returns the first allowed valence of element z, or -1.
@@ -148,9 +158,9 @@ func implicitHydrogens(z, charge int, accum float64, aromatic bool) int {
 	return 0
 }
 
-// bondOrder is the valence a bond label contributes: aromatic 1.5, and 0
+// BondOrder is the valence a bond label contributes: aromatic 1.5, and 0
 // for labels that are no bond order (molfile query bonds).
-func bondOrder(label string) float64 {
+func BondOrder(label string) float64 {
 	switch label {
 	case BondSingle:
 		return 1
