@@ -275,6 +275,16 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		return err
 	}
 	fmt.Fprintf(stdout, "learned - unlearned over %d folds: paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g\n", len(all), paired.TP, paired.WilcoxonP)
+	aucPaired, aucPairs, err := crossval.CompareDefined(aucFolds, baucFolds)
+	if err != nil {
+		return err
+	}
+	aucT, aucW := crossval.Metric(math.NaN()), crossval.Metric(math.NaN())
+	if aucPairs {
+		aucT, aucW = crossval.Metric(aucPaired.TP), crossval.Metric(aucPaired.WilcoxonP)
+		diff, _ := crossval.MeanStd(aucPaired.Differences)
+		fmt.Fprintf(stdout, "ROC-AUC learned - unlearned over %d folds: %+.3f, paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g\n", len(aucPaired.Differences), diff, aucPaired.TP, aucPaired.WilcoxonP)
+	}
 	if reports[0].Protocol == "auto" {
 		sized := 0
 		for _, rep := range reports {
@@ -337,10 +347,15 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		BaseF1Mean        crossval.Metric   `json:"baseline_f1_macro_mean"`
 		BaseF1Std         crossval.Metric   `json:"baseline_f1_macro_std"`
 		BaseF1Folds       []crossval.Metric `json:"baseline_f1_macro_folds"`
+		// The paired tests of the folds' ROC-AUCs, learned against
+		// unlearned (null with fewer than two folds that have both).
+		ROCAUCPairedT  crossval.Metric `json:"roc_auc_paired_t_p"`
+		ROCAUCWilcoxon crossval.Metric `json:"roc_auc_wilcoxon_p"`
 	}{
 		ds.Name, reports[0].Protocol, mode, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP,
 		aucMean, aucStd, aucFolds, aucUndefined, balMean, balStd, balFolds, f1Mean, f1Std, f1Folds,
 		allBase, baucMean, baucStd, baucFolds, bbalMean, bbalStd, bbalFolds, bf1Mean, bf1Std, bf1Folds,
+		aucT, aucW,
 	}
 	return json.NewEncoder(stdout).Encode(line)
 }

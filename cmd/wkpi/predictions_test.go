@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"wkpi-web/core/crossval"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -43,6 +44,8 @@ type evalLine struct {
 	BaseF1Mean   float64    `json:"baseline_f1_macro_mean"`
 	BaseF1Std    float64    `json:"baseline_f1_macro_std"`
 	BaseF1Folds  []float64  `json:"baseline_f1_macro_folds"`
+	AUCPairedT   *float64   `json:"roc_auc_paired_t_p"`
+	AUCWilcoxon  *float64   `json:"roc_auc_wilcoxon_p"`
 }
 
 func lastJSON(t *testing.T, stdout string, v any) {
@@ -132,10 +135,12 @@ func TestPredictionsMatchSklearn(t *testing.T) {
 				t.Errorf("repeats %d: %s = %.15g, sklearn %.15g", repeats, what, got, want)
 			}
 		}
+		var aucDiffs []float64 // learned - unlearned, scikit-learn's
 		for i, f := range folds {
 			if f.Learned.AUC == nil || line.AUCFolds[i] == nil || line.BaseAUCFolds[i] == nil {
 				t.Fatalf("fold %d: ROC-AUC undefined on MUTAG", i)
 			}
+			aucDiffs = append(aucDiffs, *f.Learned.AUC-*f.Baseline.AUC)
 			near("accuracy", line.Folds[i], f.Learned.Accuracy)
 			near("roc_auc", *line.AUCFolds[i], *f.Learned.AUC)
 			near("balanced_accuracy", line.BalFolds[i], f.Learned.Balanced)
@@ -145,6 +150,12 @@ func TestPredictionsMatchSklearn(t *testing.T) {
 			near("baseline_balanced_accuracy", line.BaseBalFolds[i], f.Baseline.Balanced)
 			near("baseline_f1_macro", line.BaseF1Folds[i], f.Baseline.F1)
 		}
+		// The paired tests of the folds' ROC-AUCs, on scikit-learn's.
+		if line.AUCPairedT == nil || line.AUCWilcoxon == nil {
+			t.Fatalf("repeats %d: no paired test of ROC-AUC", repeats)
+		}
+		near("roc_auc_paired_t_p", *line.AUCPairedT, crossval.PairedT(aucDiffs))
+		near("roc_auc_wilcoxon_p", *line.AUCWilcoxon, crossval.Wilcoxon(aucDiffs))
 		// Means as accuracy_mean: over one repeat's folds, or the mean
 		// of the repeats' means with their spread.
 		summary := func(of func(sklearnFold) float64) (mean, std float64) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -199,18 +198,12 @@ func Pair(res *Result) error {
 			return fmt.Errorf("%s against %s: %w", m.Name, WKPI, err)
 		}
 		m.Paired = &p
-		if len(m.ROCAUCFolds) != len(w.ROCAUCFolds) {
-			return fmt.Errorf("%s against %s: %d folds' ROC-AUC against %d", m.Name, WKPI, len(m.ROCAUCFolds), len(w.ROCAUCFolds))
+		auc, ok, err := crossval.CompareDefined(m.ROCAUCFolds, w.ROCAUCFolds)
+		if err != nil {
+			return fmt.Errorf("%s against %s: ROC-AUC: %w", m.Name, WKPI, err)
 		}
-		var a, b []float64
-		for f, auc := range m.ROCAUCFolds {
-			if x, y := float64(auc), float64(w.ROCAUCFolds[f]); !math.IsNaN(x) && !math.IsNaN(y) {
-				a, b = append(a, x), append(b, y)
-			}
-		}
-		if len(a) >= 2 {
-			p, _ := crossval.Compare(a, b) // of equal lengths
-			m.PairedROCAUC = &p
+		if ok {
+			m.PairedROCAUC = &auc
 		}
 	}
 	return nil

@@ -30,6 +30,26 @@ func Compare(a, b []float64) (Paired, error) {
 	return Paired{Differences: d, WilcoxonP: Wilcoxon(d), TP: PairedT(d)}, nil
 }
 
+// CompareDefined pairs a's fold metrics with b's over the folds where
+// both are defined (a ROC-AUC is not on a fold of one class); ok is false
+// when fewer than two folds are.
+func CompareDefined(a, b []Metric) (p Paired, ok bool, err error) {
+	if len(a) != len(b) {
+		return Paired{}, false, fmt.Errorf("crossval: %d folds against %d", len(a), len(b))
+	}
+	var x, y []float64
+	for i := range a {
+		if !math.IsNaN(float64(a[i])) && !math.IsNaN(float64(b[i])) {
+			x, y = append(x, float64(a[i])), append(y, float64(b[i]))
+		}
+	}
+	if len(x) < 2 {
+		return Paired{}, false, nil
+	}
+	p, err = Compare(x, y)
+	return p, err == nil, err
+}
+
 // diffTol treats differences of fold accuracies within rounding of each
 // other as equal (the same fold's accuracies are multiples of 1/size, and
 // their differences are computed in floating point).

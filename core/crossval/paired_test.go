@@ -94,3 +94,18 @@ print(json.dumps(out))
 		}
 	}
 }
+
+// CompareDefined pairs the folds where both metrics are defined.
+func TestCompareDefined(t *testing.T) {
+	nan := Metric(math.NaN())
+	p, ok, err := CompareDefined([]Metric{0.9, nan, 0.7, 0.8}, []Metric{0.8, 0.5, nan, 0.6})
+	if err != nil || !ok || len(p.Differences) != 2 || math.Abs(p.Differences[0]-0.1) > 1e-12 || math.Abs(p.Differences[1]-0.2) > 1e-12 {
+		t.Errorf("got %+v, %v, %v; want differences 0.1 and 0.2 (folds 0 and 3)", p, ok, err)
+	}
+	if _, ok, err := CompareDefined([]Metric{0.9, nan}, []Metric{0.8, 0.5}); ok || err != nil {
+		t.Errorf("one fold with both: ok %v, err %v; want false, nil", ok, err)
+	}
+	if _, _, err := CompareDefined([]Metric{0.9}, []Metric{0.8, 0.5}); err == nil {
+		t.Error("1 fold against 2: no error")
+	}
+}
