@@ -23,7 +23,8 @@ func majority(classes []protocol.Class) (float64, string) {
 
 // verdict says plainly what the folds show about learning: test is a
 // worker's paired comparison of the learned with the initial weight
-// function over the folds (the tests of `wkpi compare`), learned the
+// function over the folds (the tests of `wkpi compare`; of the ROC-AUCs
+// too, when the worker gave them), learned the
 // learned kernel's mean accuracy and rate the rate of the largest class,
 // label.
 func verdict(test protocol.PairedTest, learned, rate float64, label string) string {
@@ -41,6 +42,10 @@ func verdict(test protocol.PairedTest, learned, rate float64, label string) stri
 		s = "Learning made it worse: " + diff + "."
 	default:
 		s = "Learning did not help here: " + diff + "; the difference is within the folds' noise."
+	}
+	if auc := test.ROCAUC; auc != nil {
+		s += fmt.Sprintf(" ROC-AUC: learned minus initial %+.3f ± %.3f over %d folds (paired t-test p = %.2g, Wilcoxon signed-rank p = %.2g).",
+			auc.Mean, auc.Std, len(auc.Differences), auc.TP, auc.WilcoxonP)
 	}
 	if rate > 0 && learned <= rate+0.005 {
 		s += fmt.Sprintf(" The learned kernel does no better than always answering class %s (%.1f %%).", label, 100*rate)

@@ -36,6 +36,13 @@ func TestVerdict(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
+	// The ROC-AUCs' test, when the worker gave one, follows.
+	withAUC := paired(0, 0, 1, 1, 0, 0)
+	auc := paired(-0.002, 0.004, 0.34, 0.32, 0, -0.004)
+	withAUC.ROCAUC = &auc
+	if got, want := verdict(withAUC, 0.9, 0.665, "1"), "the difference is within the folds' noise. ROC-AUC: learned minus initial -0.002 ± 0.004 over 2 folds (paired t-test p = 0.34, Wilcoxon signed-rank p = 0.32)."; !strings.HasSuffix(got, want) {
+		t.Errorf("with ROC-AUC: %q, want it to end %q", got, want)
+	}
 	if r, c := majority([]protocol.Class{{Label: "-1", Count: 63}, {Label: "1", Count: 125}}); math.Abs(r-125.0/188) > 1e-12 || c != "1" {
 		t.Errorf("majority %v %q", r, c)
 	}

@@ -367,8 +367,8 @@ func checkTrainResults(t *testing.T, ctx context.Context) {
 	}
 	verdict := value[string](t, ctx, `document.querySelector("#train-verdict").textContent`)
 	p, err := strconv.ParseFloat(value[string](t, ctx, `document.querySelector("#train-verdict").dataset.p`), 64)
-	if err != nil || p < 0 || p > 1 || !regexp.MustCompile(`^Learning (helped|did not help here|made it worse): .* p = `).MatchString(verdict) {
-		t.Errorf("verdict %q with p %v (%v)", verdict, p, err)
+	if err != nil || p < 0 || p > 1 || !regexp.MustCompile(`^Learning (helped|did not help here|made it worse): .* p = .*ROC-AUC: learned minus initial [-+]`).MatchString(verdict) {
+		t.Errorf("verdict %q with p %v (%v): want the accuracies' test, then the ROC-AUCs'", verdict, p, err)
 	}
 	t.Logf("verdict: %s", verdict)
 	// Ten folds, ten colours, and each curve says why it stopped.

@@ -3,6 +3,7 @@ package jobs
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
@@ -50,17 +51,38 @@ func mergeCV(parts []protocol.CVPart) (protocol.Response, error) {
 	return protocol.Response{Merged: &protocol.MergedCV{Report: rep, Test: test}}, nil
 }
 
-// pairedTest compares the folds' learned accuracies with their initial
-// ones.
+// pairedTest compares the folds' learned accuracies and ROC-AUCs with
+// their initial ones.
 func pairedTest(folds []protocol.Fold) (protocol.PairedTest, error) {
 	learned, initial := make([]float64, len(folds)), make([]float64, len(folds))
+	learnedAUC, initialAUC := make([]crossval.Metric, len(folds)), make([]crossval.Metric, len(folds))
+	metric := func(x *float64) crossval.Metric {
+		if x == nil {
+			return crossval.Metric(math.NaN())
+		}
+		return crossval.Metric(*x)
+	}
 	for i, f := range folds {
 		learned[i], initial[i] = f.Accuracy, f.Baseline
+		learnedAUC[i], initialAUC[i] = metric(f.ROCAUC), metric(f.BaselineROCAUC)
 	}
 	p, err := crossval.Compare(learned, initial)
 	if err != nil {
 		return protocol.PairedTest{}, err
 	}
+	t := withSpread(p)
+	if auc, ok, err := crossval.CompareDefined(learnedAUC, initialAUC); err != nil {
+		return protocol.PairedTest{}, err
+	} else if ok {
+		a := withSpread(auc)
+		t.ROCAUC = &a
+	}
+	return t, nil
+}
+
+// withSpread is p with the mean and sample standard deviation of its
+// differences.
+func withSpread(p crossval.Paired) protocol.PairedTest {
 	t := protocol.PairedTest{ComparePaired: p}
 	if len(p.Differences) > 0 {
 		t.Mean = stat.Mean(p.Differences, nil)
@@ -68,5 +90,5 @@ func pairedTest(folds []protocol.Fold) (protocol.PairedTest, error) {
 	if len(p.Differences) > 1 {
 		t.Std = stat.StdDev(p.Differences, nil)
 	}
-	return t, nil
+	return t
 }

@@ -65,6 +65,24 @@ func TestMergeCV(t *testing.T) {
 		t.Errorf("Wilcoxon p %v, want %v", p.WilcoxonP, want)
 	}
 
+	if p.ROCAUC != nil {
+		t.Errorf("folds without ROC-AUCs: ROC-AUC test %+v", p.ROCAUC)
+	}
+	// ROC-AUCs: fold 1's test graphs of one class have none, so the
+	// test pairs folds 0 and 2, differences 0.5 and 0.25.
+	withAUC := toyFolds()
+	auc := func(x float64) *float64 { return &x }
+	withAUC[0].ROCAUC, withAUC[0].BaselineROCAUC = auc(1), auc(0.5)
+	withAUC[2].ROCAUC, withAUC[2].BaselineROCAUC = auc(0.75), auc(0.5)
+	r = w.Run(context.Background(), protocol.Request{Kind: protocol.MergeCV, Parts: []protocol.CVPart{{Report: protocol.Report{Folds: withAUC}, Labels: labels, Classes: 2}}}, nil, nil)
+	if r.Event != protocol.Done {
+		t.Fatal(r.Error)
+	}
+	if a := r.Merged.Test.ROCAUC; a == nil || !reflect.DeepEqual(a.Differences, []float64{0.5, 0.25}) || math.Abs(a.Mean-0.375) > 1e-15 ||
+		math.Abs(a.Std-math.Sqrt(0.03125)) > 1e-15 || a.TP != crossval.PairedT(a.Differences) || a.WilcoxonP != crossval.Wilcoxon(a.Differences) {
+		t.Errorf("ROC-AUC test %+v, want differences 0.5 and 0.25, mean 0.375, std sqrt(1/32)", a)
+	}
+
 	// A report merged already (saved by an earlier page) is only tested.
 	merged := rep
 	r = w.Run(context.Background(), protocol.Request{Kind: protocol.MergeCV, Parts: []protocol.CVPart{{Report: merged}}}, nil, nil)

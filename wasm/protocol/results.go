@@ -125,8 +125,11 @@ type MergedCV struct {
 // Differences are learned minus initial, fold by fold; Mean and Std their
 // mean and sample standard deviation; TP and WilcoxonP the two-sided
 // p-values of the paired t-test and of the Wilcoxon signed-rank test.
+// ROCAUC is the same of the folds' ROC-AUCs, over the folds that have
+// one (nil with fewer than two).
 type PairedTest struct {
 	ComparePaired
-	Mean float64 `json:"mean"`
-	Std  float64 `json:"std"`
+	Mean   float64     `json:"mean"`
+	Std    float64     `json:"std"`
+	ROCAUC *PairedTest `json:"roc_auc,omitempty"`
 }
