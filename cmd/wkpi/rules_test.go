@@ -171,6 +171,10 @@ func ruleFragments() map[string]string {
 		"halogen":  "[F,Cl,Br,I]",
 		"carbonyl": "[CX3]=O",
 		"amine":    "[NX3;H2,H1;!$(NC=O)]", // primary or secondary, not an amide
+		// The held-out rules' (heldOutRules).
+		"pyridine": "n1ccccc1",
+		"nitro":    "[N+](=O)[O-]",
+		"alcohol":  "[OX2H][CX4]",
 	}
 }
 
@@ -220,6 +224,19 @@ func rules() []rule {
 		{name: "benzene AND halogen", fragments: []string{"benzene", "halogen"}, positives: 664, partial: 2555, none: 1774, minAccuracy: 0.97, minLegalAUC: 0.90, minAtomAUC: 0.83, minSingleAUC: 0.92},    // 0.997, 0.932, 0.854, 0.952; defaults 0.785, 0.763
 		{name: "benzene AND carbonyl", fragments: []string{"benzene", "carbonyl"}, positives: 1308, partial: 2629, none: 1056, minAccuracy: 0.96, minLegalAUC: 0.89, minAtomAUC: 0.81, minSingleAUC: 0.90}, // 0.980, 0.927, 0.851, 0.926; defaults 0.840, 0.649
 		{name: "amine AND carbonyl", fragments: []string{"amine", "carbonyl"}, positives: 247, partial: 2863, none: 1883, minAccuracy: 0.88, minLegalAUC: 0.90, minAtomAUC: 0.87, minSingleAUC: 0.90},      // 0.911, 0.933, 0.902, 0.925; defaults 0.682, 0.813
+	}
+}
+
+// heldOutRules are rules measured first after every choice of the
+// molecules preset (2026-11-28), as a check from outside the four tasks
+// it was developed on; their thresholds are the figures of that first
+// run less about 0.02-0.03 (the comments give them, as rules does).
+func heldOutRules() []rule {
+	return []rule{
+		{name: "pyridine", fragments: []string{"pyridine"}, positives: 433, none: 4560, minAccuracy: 0.96, minLegalAUC: 0.90, minAtomAUC: 0.85, minSingleAUC: 0.89},                                       // 0.984, 0.929, 0.876, 0.915; defaults 0.776, 0.808
+		{name: "nitro", fragments: []string{"nitro"}, positives: 424, none: 4569, minAccuracy: 0.97, minLegalAUC: 0.97, minAtomAUC: 0.95, minSingleAUC: 0.97},                                             // 0.998, 0.998, 0.977, 1.000; defaults 0.889, 0.980
+		{name: "halogen AND carbonyl", fragments: []string{"halogen", "carbonyl"}, positives: 374, partial: 2506, none: 2113, minAccuracy: 0.96, minLegalAUC: 0.89, minAtomAUC: 0.87, minSingleAUC: 0.89}, // 0.988, 0.921, 0.903, 0.924; defaults 0.727, 0.846
+		{name: "alcohol AND carbonyl", fragments: []string{"alcohol", "carbonyl"}, positives: 184, partial: 2543, none: 2266, minAccuracy: 0.90, minLegalAUC: 0.93, minAtomAUC: 0.86, minSingleAUC: 0.88}, // 0.935, 0.962, 0.888, 0.908; defaults 0.758, 0.808
 	}
 }
 
@@ -489,7 +506,7 @@ type ruleResult struct {
 // TestRuleTasks measures chemistrySpec on each rule task (and, with
 // WKPI_CHEMISTRY=full, its other variants and the structure-only
 // defaults): 5-fold CV accuracy and ROC-AUC on the task's sample (`wkpi
-// eval`, seed 1; 494 to 2,000 molecules, half positive), and, with a model trained on a
+// eval`, seed 1; 368 to 2,000 molecules, half positive), and, with a model trained on a
 // stratified half (`wkpi train`), the atom-level explanation ROC-AUC of
 // every positive molecule of the other half (core/explain, node
 // attribution), averaged: against the best of the benchmark's legal
@@ -500,7 +517,7 @@ type ruleResult struct {
 // variant must reach each rule's thresholds.
 func TestRuleTasks(t *testing.T) {
 	if testing.Short() {
-		t.Skip("cross-validates and trains on four samples of 494-2,000 molecules")
+		t.Skip("cross-validates and trains on eight samples of 368-2,000 molecules")
 	}
 	mols := rdkitRules(t)
 	if len(mols) != 4993 {
@@ -513,7 +530,7 @@ func TestRuleTasks(t *testing.T) {
 		variants = append(variants, variant{"structure only", spec.Defaults()})
 	}
 	for vi, v := range variants {
-		for _, r := range rules() {
+		for _, r := range slices.Concat(rules(), heldOutRules()) {
 			t.Run(v.name+"/"+r.name, func(t *testing.T) {
 				res := runRule(t, mols, r, v)
 				if vi > 0 {
