@@ -22,24 +22,18 @@ func ResonanceBonds(mol *graph.Graph) []bool {
 	if mol.NodeLabels == nil || mol.EdgeLabels == nil {
 		return marked
 	}
-	degree := make([]int, mol.N)
 	incident := make([][]int, mol.N)
 	for k, e := range mol.Edges {
-		degree[e.U]++
-		degree[e.V]++
 		incident[e.U] = append(incident[e.U], k)
 		incident[e.V] = append(incident[e.V], k)
 	}
 	for a := range mol.N {
-		if degree[a] < 3 {
-			continue
-		}
 		var sum float64
 		for _, k := range incident[a] {
 			sum += smiles.BondOrder(mol.EdgeLabels[k])
 		}
-		max := smiles.MaxValence(mol.NodeLabels[a])
-		overBonded := max >= 0 && sum > float64(max)
+		valence := smiles.MaxValence(mol.NodeLabels[a])
+		overBonded := valence >= 0 && sum > float64(valence)
 		// Terminal neighbours by element: their double bonds and their
 		// single bonds to anions without hydrogens.
 		type group struct{ double, anion []int }
@@ -50,7 +44,7 @@ func ResonanceBonds(mol *graph.Graph) []bool {
 			if b == a {
 				b = e.V
 			}
-			if degree[b] != 1 {
+			if len(incident[b]) != 1 {
 				continue
 			}
 			g := groups[mol.NodeLabels[b]]

@@ -22,7 +22,9 @@ func TestResonanceBonds(t *testing.T) {
 		{"OP(=O)([O-])[O-]", [][2]int{{1, 2}, {1, 3}, {1, 4}}}, // not the OH
 		{"CO[N+](=O)[O-]", [][2]int{{2, 3}, {2, 4}}},           // a nitrate's terminal oxygens
 		{"CC(C)=O", nil},
-		{"C[N+](C)(C)[O-]", nil}, // an N-oxide: one oxygen
+		{"C[N+](C)(C)[O-]", nil},              // an N-oxide: one oxygen
+		{"O=N[O-]", [][2]int{{0, 1}, {1, 2}}}, // nitrite: two neighbours only
+		{"[O-]C=O", [][2]int{{0, 1}, {1, 2}}}, // formate
 	} {
 		g, err := smiles.Parse(c.smiles)
 		if err != nil {

@@ -3,7 +3,6 @@ package jobs
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
@@ -56,15 +55,9 @@ func mergeCV(parts []protocol.CVPart) (protocol.Response, error) {
 func pairedTest(folds []protocol.Fold) (protocol.PairedTest, error) {
 	learned, initial := make([]float64, len(folds)), make([]float64, len(folds))
 	learnedAUC, initialAUC := make([]crossval.Metric, len(folds)), make([]crossval.Metric, len(folds))
-	metric := func(x *float64) crossval.Metric {
-		if x == nil {
-			return crossval.Metric(math.NaN())
-		}
-		return crossval.Metric(*x)
-	}
 	for i, f := range folds {
 		learned[i], initial[i] = f.Accuracy, f.Baseline
-		learnedAUC[i], initialAUC[i] = metric(f.ROCAUC), metric(f.BaselineROCAUC)
+		learnedAUC[i], initialAUC[i] = evalMetric(f.ROCAUC), evalMetric(f.BaselineROCAUC)
 	}
 	p, err := crossval.Compare(learned, initial)
 	if err != nil {

@@ -15,15 +15,9 @@ import sys
 
 from rdkit import Chem, RDLogger
 
-RDLogger.DisableLog("rdApp.*")
+from rdkit_graphs import LABELS  # the bond labels of core/smiles
 
-LABELS = {
-    Chem.BondType.SINGLE: "1",
-    Chem.BondType.DOUBLE: "2",
-    Chem.BondType.TRIPLE: "3",
-    Chem.BondType.AROMATIC: "4",
-    Chem.BondType.QUADRUPLE: "$",
-}
+RDLogger.DisableLog("rdApp.*")
 
 req = json.load(sys.stdin)
 out, bonds = [], []
