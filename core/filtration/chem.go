@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"wkpi-web/core/graph"
+	"wkpi-web/core/smiles"
 	"wkpi-web/core/spec"
 )
 
@@ -30,6 +31,13 @@ import (
 //     metals and carbons to its N, O and halogens: a nitro group's two
 //     oxygens, joined through their nitrogen before anything else, make a
 //     point of their own.
+//   - KindCharge gives each atom its Gasteiger-Marsili partial charge
+//     (smiles.GasteigerCharges, RDKit's), which unlike the
+//     electronegativity depends on the atom's neighbourhood: a carbonyl's
+//     carbon is positive and its oxygen negative, an alkyl carbon near
+//     zero. Sublevel sets start from the negative oxygens and nitrogens,
+//     superlevel sets from the carbons bonded to them. With an element
+//     group the charges are those of the whole molecule, restricted.
 //   - Options.Atoms restricts any descriptor to the subgraph induced by an
 //     element group (element-specific persistent homology, Cang and Wei,
 //     "TopologyNet", PLoS Comput. Biol. 13(7), 2017, there on 3-D
@@ -49,6 +57,7 @@ import (
 const (
 	KindBonds             Kind = "bonds"
 	KindElectronegativity Kind = "en"
+	KindCharge            Kind = "charge"
 )
 
 // Derived is the graph a Function lives on when it is not the input graph
@@ -268,6 +277,20 @@ func through(outer, inner *Derived) *Derived {
 	}
 	for j, e := range inner.Edge {
 		out.Edge[j] = outer.Edge[e]
+	}
+	return out
+}
+
+// charges returns the Gasteiger charges of the input molecule's atoms
+// that the graph on lives on (every atom when on is nil).
+func charges(g *graph.Graph, on *Derived) []float64 {
+	q := smiles.GasteigerCharges(g)
+	if on == nil {
+		return q
+	}
+	out := make([]float64, len(on.Vertex))
+	for i, r := range on.Vertex {
+		out[i] = q[r.Index]
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package filtration
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -128,6 +129,32 @@ func TestElementGroup(t *testing.T) {
 	}
 }
 
+// TestCharge checks the Gasteiger charges of nitrobenzene written as a
+// TU dataset writes it (one N=O, one N-O, no charges) against RDKit's of
+// c1ccccc1[N+](=O)[O-] (ComputeGasteigerCharges, renumbered: RDKit's
+// atom 5 carries the N), and their restriction to an element group.
+func TestCharge(t *testing.T) {
+	g := nitrobenzene(t)
+	want := []float64{0.268922, 0.015875, -0.055436, -0.06177, -0.055436, 0.015875, 0.062183, -0.25831, -0.25831}
+	f, err := Compute(g, Options{Kind: KindCharge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, q := range f.Vertex {
+		if math.Abs(q-want[v]) > 1e-6 {
+			t.Errorf("atom %d: %.6f, RDKit %.6f", v, q, want[v])
+		}
+	}
+	// Around O: the N and both oxygens, at their charges in the molecule.
+	around, err := Compute(g, Options{Kind: KindCharge, Atoms: "~O"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(around.Vertex, f.Vertex[6:]) {
+		t.Errorf("around O: %v, want %v", around.Vertex, f.Vertex[6:])
+	}
+}
+
 func TestChemistryRefused(t *testing.T) {
 	g := nitrobenzene(t)
 	coded, err := graph.New(2, []graph.Edge{{U: 0, V: 1}}, []string{"1"}, []string{"0", "1"})
@@ -147,6 +174,8 @@ func TestChemistryRefused(t *testing.T) {
 		{coded, Options{Kind: KindBonds}, `node 0 is labelled "0"`},
 		{bare, Options{Kind: KindBonds}, "no bond types"},
 		{cycle(t, 4), Options{Kind: KindElectronegativity}, "no atom types"},
+		{cycle(t, 4), Options{Kind: KindCharge}, "no atom types"},
+		{bare, Options{Kind: KindCharge}, "no bond types"},
 		{cycle(t, 4), Options{Kind: KindHKS, Atoms: "C"}, "no atom types"},
 	} {
 		_, err := Compute(c.g, c.o)

@@ -5,7 +5,8 @@
 //
 // For molecules there are chemistry-aware descriptors too (chem.go): the
 // bond orders of the subdivided molecule (KindBonds), the atoms'
-// electronegativity (KindElectronegativity), and any descriptor restricted
+// electronegativity (KindElectronegativity) and partial charges
+// (KindCharge), and any descriptor restricted
 // to an element group (Options.Atoms); such a Function lives on a derived
 // graph that Function.On maps back to the input's atoms and bonds.
 //

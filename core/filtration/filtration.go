@@ -25,7 +25,7 @@ const (
 // Kinds lists every Kind that Compute accepts, for menus. KindGiven applies
 // only to graphs that carry NodeValues.
 func Kinds() []Kind {
-	return []Kind{KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven, KindBonds, KindElectronegativity}
+	return []Kind{KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven, KindBonds, KindElectronegativity, KindCharge}
 }
 
 // Rule says how an edge function extends to vertices.
@@ -94,6 +94,7 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 		return Function{}, err
 	}
 	var on *Derived
+	input := g
 	if o.Molecular() {
 		if err := checkMolecule(g, o); err != nil {
 			return Function{}, err
@@ -127,6 +128,8 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 			f.Vertex = HeatKernelSignature(g, o.HKSTime)
 		case KindElectronegativity:
 			f.Vertex = electronegativity(g)
+		case KindCharge:
+			f.Vertex = charges(input, on)
 		case KindBonds:
 			var sub *Derived
 			sub, f.Vertex = subdivide(g)
@@ -158,7 +161,7 @@ func Compute(g *graph.Graph, o Options) (Function, error) {
 // withDefaults fills zero fields and validates the rest.
 func (o Options) withDefaults() (Options, error) {
 	switch o.Kind {
-	case KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven, KindBonds, KindElectronegativity:
+	case KindRicci, KindJaccard, KindDegree, KindHKS, KindGiven, KindBonds, KindElectronegativity, KindCharge:
 	default:
 		return o, fmt.Errorf("unknown descriptor function %q (want one of %v)", o.Kind, Kinds())
 	}

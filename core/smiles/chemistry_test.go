@@ -14,9 +14,12 @@ type rdkitAtoms struct {
 	Molecules [][][4]int `json:"molecules"`
 	// Bonds are each molecule's bonds after sanitisation: begin, end and
 	// label (BondSingle, ...).
-	Bonds    [][][3]any `json:"bonds"`
-	Valences [][]int    `json:"valences"`
-	Outer    []int      `json:"outer"`
+	Bonds [][][3]any `json:"bonds"`
+	// Gasteiger are ComputeGasteigerCharges' charges, nil where RDKit
+	// gives NaN.
+	Gasteiger [][]*float64 `json:"gasteiger"`
+	Valences  [][]int      `json:"valences"`
+	Outer     []int        `json:"outer"`
 }
 
 func rdkitAtomsOf(t *testing.T, list []string) rdkitAtoms {

@@ -178,8 +178,8 @@ var inf = math.Inf(1)
 func Fields() []Field {
 	return []Field{
 		{Name: "filtration", Group: GroupDescriptors, Common: true, Label: "Descriptor",
-			Help:    "the function on the nodes that persistence sweeps: Ollivier-Ricci curvature, Jaccard index, degree, heat kernel signature, bond orders or electronegativity (molecules), or the values the data gives",
-			Choices: []string{"ricci", "jaccard", "degree", "hks", "bonds", "en", "given"},
+			Help:    "the function on the nodes that persistence sweeps: Ollivier-Ricci curvature, Jaccard index, degree, heat kernel signature, bond orders, electronegativity or partial charges (molecules), or the values the data gives",
+			Choices: []string{"ricci", "jaccard", "degree", "hks", "bonds", "en", "charge", "given"},
 			ref:     func(s *Spec) any { return &s.Descriptor }},
 		{Name: "extra", Group: GroupDescriptors, Common: true, Label: "Further descriptors",
 			Help:  `more descriptors, each with its own images: empty for the default (hks,degree), none, or a list such as hks,hks@0.5,degree`,

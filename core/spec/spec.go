@@ -14,7 +14,7 @@ type Spec struct {
 	// Descriptors.
 
 	// Descriptor is the main descriptor function: ricci, jaccard, degree,
-	// hks, bonds, en (molecules) or given. Default ricci.
+	// hks, bonds, en, charge (molecules) or given. Default ricci.
 	Descriptor string `json:"descriptor"`
 	// Extra adds descriptors, each with its own images: "" is the default
 	// set (hks,degree less Descriptor; none with Labels or given), "none"

@@ -114,7 +114,7 @@ func checkChannels(text string) error {
 
 // DescriptorKinds are the descriptor functions a Spec can name.
 func DescriptorKinds() []string {
-	return []string{"ricci", "jaccard", "degree", "hks", "given", "bonds", "en"}
+	return []string{"ricci", "jaccard", "degree", "hks", "given", "bonds", "en", "charge"}
 }
 
 // Descriptor is one entry of a descriptor list: a kind, for hks a time
@@ -127,10 +127,11 @@ type Descriptor struct {
 }
 
 // Molecular says whether the descriptor reads molecules: the bond
-// orders (bonds), the electronegativity (en), or any descriptor
+// orders (bonds), the electronegativity (en), the partial charges
+// (charge), or any descriptor
 // restricted to an element group.
 func (d Descriptor) Molecular() bool {
-	return d.Kind == "bonds" || d.Kind == "en" || (d.Atoms != "" && !d.LabelGroup())
+	return d.Kind == "bonds" || d.Kind == "en" || d.Kind == "charge" || (d.Atoms != "" && !d.LabelGroup())
 }
 
 // LabelGroup says whether the descriptor is restricted to atom types
@@ -158,7 +159,7 @@ func ParseDescriptors(text string) ([]Descriptor, error) {
 		kind, atoms, grouped := strings.Cut(part, ":")
 		name, at, timed := strings.Cut(kind, "@")
 		if !slices.Contains(DescriptorKinds(), name) {
-			return nil, fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t, given, bonds or en, each optionally :group)", name)
+			return nil, fmt.Errorf("unknown descriptor %q (want ricci, jaccard, degree, hks, hks@t, given, bonds, en or charge, each optionally :group)", name)
 		}
 		d := Descriptor{Kind: name}
 		if grouped {
