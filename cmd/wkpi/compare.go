@@ -21,7 +21,7 @@ import (
 // on the same folds (core/compare), a table like the paper's Table 5 and
 // a last line of JSON.
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	c := newSettingsFlags("compare", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "folds", "seed")
+	c := newSettingsFlags("compare", stderr, []spec.Group{spec.GroupDescriptors, spec.GroupImages, spec.GroupLearning, spec.GroupSVM}, "folds", "seed", "repeats")
 	var methods, wkpiGrid string
 	var inner int
 	var wlLabels bool
@@ -36,6 +36,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 		"wkpi compare -data data/MUTAG",
 		"wkpi compare -data data/NCI1 -methods WKPI,WKPI-init,PI-CONST",
 		"wkpi compare -data data/MUTAG -methods WKPI,ecfp,WL",
+		"wkpi compare -data data/MUTAG -methods WKPI,ecfp -repeats 10   # ten 10-fold CVs, seeds 1-10, with the corrected t-test",
 	}
 	u, ds, err := parseDataset(c, args)
 	if err != nil {
@@ -57,7 +58,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 		return err
 	}
 	o.WKPI = u.Config
-	o.Folds, o.Seed, o.Inner, o.WLNodeLabels = u.Spec.Folds, u.Spec.Seed, inner, wlLabels
+	o.Folds, o.Seed, o.Repeats, o.Inner, o.WLNodeLabels = u.Spec.Folds, u.Spec.Seed, u.Spec.Repeats, inner, wlLabels
 	o.WKPIAuto = u.Spec.Automatic() && wkpiGrid == ""
 	if wkpiGrid != "" {
 		g, err := spec.ParseGrid(wkpiGrid)
@@ -84,36 +85,66 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) (e
 	if err != nil {
 		return err
 	}
-	printComparison(stdout, res, u.Spec.Folds)
-	return json.NewEncoder(stdout).Encode(res)
+	w, closeOut, err := output(c.out, stdout)
+	if err != nil {
+		return err
+	}
+	printComparison(w, res, u.Spec.Folds, max(u.Spec.Repeats, 1), u.Spec.Seed)
+	if err := json.NewEncoder(w).Encode(res); err != nil {
+		closeOut()
+		return err
+	}
+	return closeOut()
 }
 
 // printComparison writes the table: accuracy ± std (%), ROC-AUC ± std,
 // time, and the paired tests against WKPI over the folds, of accuracy
 // (mean difference in points, Wilcoxon and t-test p) and of ROC-AUC
-// (mean difference, Wilcoxon p).
-func printComparison(w io.Writer, res compare.Result, folds int) {
-	fmt.Fprintf(w, "%s, %d-fold cross-validation, the same folds for every method; differences are the method's minus WKPI's\n", res.Dataset, folds)
+// (mean difference, Wilcoxon p). Over repeated cross-validations, whose
+// folds share graphs, the corrected repeated k-fold t-test takes the
+// place of both tests.
+func printComparison(w io.Writer, res compare.Result, folds, repeats int, seed int64) {
+	header := "method\taccuracy %\tROC-AUC\tseconds\taccuracy diff\tWilcoxon p\tpaired t p\tROC-AUC diff\tWilcoxon p\t"
+	if repeats == 1 {
+		fmt.Fprintf(w, "%s, %d-fold cross-validation, the same folds for every method; differences are the method's minus WKPI's\n", res.Dataset, folds)
+	} else {
+		fmt.Fprintf(w, "%s, %d-fold cross-validation repeated %d times (seeds %d-%d), the same folds for every method; means over all %d folds; differences are the method's minus WKPI's, tested by the corrected repeated k-fold t-test\n",
+			res.Dataset, folds, repeats, seed, seed+int64(repeats)-1, folds*repeats)
+		header = "method\taccuracy %\tROC-AUC\tseconds\taccuracy diff\tcorrected t p\tROC-AUC diff\tcorrected t p\t"
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\taccuracy %\tROC-AUC\tseconds\taccuracy diff\tWilcoxon p\tpaired t p\tROC-AUC diff\tWilcoxon p\t")
+	fmt.Fprintln(tw, header)
 	for _, m := range res.Methods {
-		diff, wp, tp, aucDiff, aucP := "", "", "", "", ""
-		if m.Paired != nil {
-			mean, _ := crossval.MeanStd(m.Paired.Differences)
-			diff, wp, tp = fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("%.3f", m.Paired.WilcoxonP), fmt.Sprintf("%.3f", m.Paired.TP)
+		diff, wp, tp, cp, aucDiff, aucP, aucCP := "", "", "", "", "", "", ""
+		if p := m.Paired; p != nil {
+			mean, _ := crossval.MeanStd(p.Differences)
+			diff, wp, tp, cp = fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("%.3f", p.WilcoxonP), fmt.Sprintf("%.3f", p.TP), correctedP(p)
 		}
 		if p := m.PairedROCAUC; p != nil {
 			mean, _ := crossval.MeanStd(p.Differences)
-			aucDiff, aucP = fmt.Sprintf("%+.3f", mean), fmt.Sprintf("%.3f", p.WilcoxonP)
+			aucDiff, aucP, aucCP = fmt.Sprintf("%+.3f", mean), fmt.Sprintf("%.3f", p.WilcoxonP), correctedP(p)
 		}
 		auc := fixed(m.ROCAUC, 3) + " ± " + fixed(m.ROCAUCStd, 3)
 		if math.IsNaN(float64(m.ROCAUC)) {
 			auc = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, auc, m.Seconds, diff, wp, tp, aucDiff, aucP)
+		tests := []string{diff, wp, tp, aucDiff, aucP}
+		if repeats > 1 {
+			tests = []string{diff, cp, aucDiff, aucCP}
+		}
+		fmt.Fprintf(tw, "%s\t%.1f ± %.1f\t%s\t%.1f\t%s\t\n", m.Name, 100*m.Accuracy, 100*m.Std, auc, m.Seconds, strings.Join(tests, "\t"))
 	}
 	tw.Flush()
 	for _, s := range res.Skipped {
 		fmt.Fprintf(w, "%s: %s\n", s.Name, s.Reason)
 	}
+}
+
+// correctedP formats the corrected repeated k-fold t-test's p, or "" when
+// the comparison has none.
+func correctedP(p *crossval.Paired) string {
+	if p == nil || p.CorrectedTP == nil {
+		return ""
+	}
+	return fmt.Sprintf("%.3f", *p.CorrectedTP)
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -98,6 +100,58 @@ func TestCompareJSON(t *testing.T) {
 		if want := float64(best) / float64(n); math.Abs(ms[0].Folds[f]-want) > 1e-15 {
 			t.Errorf("majority fold %d: %g, majority rate of the test fold %g", f, ms[0].Folds[f], want)
 		}
+	}
+}
+
+// TestCompareRepeats: -repeats 2 writes, to the -out file, the table
+// with the corrected t-test's columns and JSON whose folds are both
+// repeats' (those of -seed 3 and then -seed 4, for a method whose folds
+// depend on the split alone), each paired method with corrected_t_p.
+func TestCompareRepeats(t *testing.T) {
+	dir := testenv.Dataset(t, "MUTAG")
+	out := filepath.Join(t.TempDir(), "compare.txt")
+	code, stdout, stderr := wkpi(t, "compare", "-data", dir, "-methods", "WKPI,majority", "-preset", "default", "-folds", "3", "-seed", "3", "-repeats", "2", "-progress", "off", "-out", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+	if !strings.Contains(lines[0], "repeated 2 times (seeds 3-4)") || !strings.Contains(lines[1], "corrected t p") || strings.Contains(lines[1], "Wilcoxon") {
+		t.Errorf("table:\n%s", text)
+	}
+	var res struct {
+		Folds   int `json:"folds"`
+		Methods []struct {
+			Name   string    `json:"name"`
+			Folds  []float64 `json:"folds"`
+			Paired *struct {
+				CorrectedTP *float64 `json:"corrected_t_p"`
+			} `json:"paired"`
+		} `json:"methods"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for _, seed := range []string{"3", "4"} {
+		_, one, _ := wkpi(t, "compare", "-data", dir, "-methods", "majority", "-folds", "3", "-seed", seed, "-progress", "off")
+		var r struct {
+			Methods []struct {
+				Folds []float64 `json:"folds"`
+			} `json:"methods"`
+		}
+		oneLines := strings.Split(strings.TrimSpace(one), "\n")
+		if err := json.Unmarshal([]byte(oneLines[len(oneLines)-1]), &r); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r.Methods[0].Folds...)
+	}
+	m := res.Methods[1]
+	if res.Folds != 3 || m.Name != "majority" || !slices.Equal(m.Folds, want) || m.Paired == nil || m.Paired.CorrectedTP == nil || len(res.Methods[0].Folds) != 6 {
+		t.Errorf("folds %d, %s folds %v (want %v), paired %+v; WKPI %d folds", res.Folds, m.Name, m.Folds, want, m.Paired, len(res.Methods[0].Folds))
 	}
 }
 

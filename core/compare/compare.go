@@ -41,6 +41,11 @@ type Options struct {
 	Folds int   `json:"folds"` // outer stratified folds, shared by all methods
 	Seed  int64 `json:"seed"`  // splits the outer folds (inner folds: Seed + fold + 1)
 	Inner int   `json:"inner"` // inner folds of the hyper-parameter search
+	// Repeats, above 1, repeats the outer cross-validation with seeds
+	// Seed, Seed+1, ...: every method's Folds then list all Repeats x
+	// Folds folds, repeat by repeat, and the paired comparisons add the
+	// corrected repeated k-fold t-test. Default 1 (0 counts as 1).
+	Repeats int `json:"repeats,omitempty"`
 
 	// WKPI is the WKPI setting (WKPI, WKPI-init; altWKPI with Variant Alt;
 	// trainPWGK's learning options). WKPIGrid, when set, chooses WKPI's
@@ -128,7 +133,10 @@ type Method struct {
 
 // Result is a whole comparison on one dataset.
 type Result struct {
-	Dataset string   `json:"dataset"`
+	Dataset string `json:"dataset"`
+	// Folds is the folds of one cross-validation; a method's Folds hold
+	// more when it was repeated (Options.Repeats).
+	Folds   int      `json:"folds,omitempty"`
 	Methods []Method `json:"methods"`
 	// Skipped names the methods that do not apply to the dataset (ecfp
 	// on graphs that are not molecules) and why; they are not in Methods.
@@ -164,20 +172,52 @@ func Run(ctx context.Context, d *Data, names []string, o Options, prog progress.
 	if err := Check(names); err != nil {
 		return Result{}, err
 	}
-	res := Result{Dataset: d.Name}
+	res := Result{Dataset: d.Name, Folds: o.Folds}
+	repeats := max(o.Repeats, 1)
 	for i, n := range names {
-		m, err := RunMethod(ctx, d, n, o, prog)
-		switch {
-		case errors.Is(err, ErrNotApplicable):
-			res.Skipped = append(res.Skipped, Skip{Name: n, Reason: strings.TrimPrefix(err.Error(), n+": ")})
-		case err != nil:
-			return Result{}, err
-		default:
-			res.Methods = append(res.Methods, m)
+		var runs []Method
+		for r := range repeats {
+			or := o
+			or.Seed = o.Seed + int64(r)
+			m, err := RunMethod(ctx, d, n, or, prog)
+			if errors.Is(err, ErrNotApplicable) {
+				res.Skipped = append(res.Skipped, Skip{Name: n, Reason: strings.TrimPrefix(err.Error(), n+": ")})
+				break
+			}
+			if err != nil {
+				return Result{}, err
+			}
+			runs = append(runs, m)
+		}
+		if len(runs) > 0 {
+			res.Methods = append(res.Methods, joinRepeats(runs))
 		}
 		prog.Report("methods", i+1, len(names))
 	}
 	return res, Pair(&res)
+}
+
+// joinRepeats makes one method of its runs on repeated
+// cross-validations: their folds one after the other, and the means and
+// standard deviations over all of them.
+func joinRepeats(runs []Method) Method {
+	if len(runs) == 1 {
+		return runs[0]
+	}
+	m := Method{Name: runs[0].Name}
+	var aucs []float64
+	for _, r := range runs {
+		m.Folds = append(m.Folds, r.Folds...)
+		m.Chosen = append(m.Chosen, r.Chosen...)
+		m.Seconds += r.Seconds
+		for _, a := range r.ROCAUCFolds {
+			aucs = append(aucs, float64(a))
+		}
+	}
+	m.Accuracy, m.Std = crossval.MeanStd(m.Folds)
+	auc := crossval.Summarize(aucs)
+	m.ROCAUC, m.ROCAUCStd, m.ROCAUCFolds = auc.Mean, auc.Std, auc.PerFold
+	return m
 }
 
 // Pair fills every method's paired comparisons with WKPI's folds, of
@@ -204,6 +244,15 @@ func Pair(res *Result) error {
 		}
 		if ok {
 			m.PairedROCAUC = &auc
+		}
+		if res.Folds > 0 && len(w.Folds) > res.Folds {
+			// Repeated cross-validations: their folds share graphs.
+			for _, q := range []*crossval.Paired{m.Paired, m.PairedROCAUC} {
+				if q != nil {
+					p := crossval.CorrectedRepeatedT(q.Differences, res.Folds)
+					q.CorrectedTP = &p
+				}
+			}
 		}
 	}
 	return nil

@@ -380,6 +380,51 @@ func TestWKPIPair(t *testing.T) {
 	}
 }
 
+// TestRepeats: two repeats are the runs with seeds Seed and Seed+1, fold
+// by fold, the means are over all folds, and each paired comparison gets
+// the corrected repeated k-fold t-test (with one repeat, none).
+func TestRepeats(t *testing.T) {
+	d := mutag(t)
+	o := DefaultOptions()
+	o.Folds = 5
+	names := []string{WKPI, PIConst}
+	var want [2]Result
+	for r := range want {
+		or := o
+		or.Seed = o.Seed + int64(r)
+		res, err := Run(context.Background(), d, names, or, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Methods[1].Paired.CorrectedTP != nil {
+			t.Error("one repeat: a corrected t-test")
+		}
+		want[r] = res
+	}
+	o.Repeats = 2
+	res, err := Run(context.Background(), d, names, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range res.Methods {
+		folds := slices.Concat(want[0].Methods[i].Folds, want[1].Methods[i].Folds)
+		aucs := slices.Concat(want[0].Methods[i].ROCAUCFolds, want[1].Methods[i].ROCAUCFolds)
+		if !slices.Equal(m.Folds, folds) || !slices.Equal(m.ROCAUCFolds, aucs) {
+			t.Errorf("%s: folds %v, ROC-AUCs %v; want the two runs' %v, %v", m.Name, m.Folds, m.ROCAUCFolds, folds, aucs)
+		}
+		if mean, _ := crossval.MeanStd(folds); math.Abs(m.Accuracy-mean) > 1e-12 {
+			t.Errorf("%s: accuracy %g, want the mean of all 10 folds %g", m.Name, m.Accuracy, mean)
+		}
+		if len(m.Chosen) != len(folds) {
+			t.Errorf("%s: %d chosen cells for %d folds", m.Name, len(m.Chosen), len(folds))
+		}
+	}
+	p := res.Methods[1].Paired
+	if p == nil || p.CorrectedTP == nil || *p.CorrectedTP != crossval.CorrectedRepeatedT(p.Differences, 5) || res.Methods[1].PairedROCAUC.CorrectedTP == nil {
+		t.Errorf("PI-CONST against WKPI over two repeats: %+v, want the corrected t-test of its 10 differences", p)
+	}
+}
+
 // TestPairROCAUC pairs ROC-AUCs over the folds where both methods have
 // one (a fold of one class has none).
 func TestPairROCAUC(t *testing.T) {

@@ -50,6 +50,23 @@ func CompareDefined(a, b []Metric) (p Paired, ok bool, err error) {
 	return p, err == nil, err
 }
 
+// CorrectedRepeatedT returns the two-sided p-value of the corrected
+// repeated k-fold cross-validation t-test (Nadeau and Bengio, Machine
+// Learning 52(3), 2003; Bouckaert and Frank, PAKDD 2004) of the
+// differences d of r repeats of a k-fold CV (k = folds, n = len(d)
+// folds in all): t = mean / sqrt((1/n + 1/(k-1)) s^2) on n-1 degrees of
+// freedom. The folds of one repeat, and the repeats, share training
+// graphs, so their differences are not independent; the plain t-test
+// (PairedT) over all r x k folds would then find differences where
+// there are none, and the correction's 1/(k-1), the test share over the
+// training share, widens the variance for that.
+func CorrectedRepeatedT(d []float64, folds int) float64 {
+	if folds < 2 {
+		return 1
+	}
+	return tTest(d, 1/float64(len(d))+1/float64(folds-1))
+}
+
 // diffTol treats differences of fold accuracies within rounding of each
 // other as equal (the same fold's accuracies are multiples of 1/size, and
 // their differences are computed in floating point).
@@ -163,6 +180,14 @@ func rank(xs []float64) (ranks []float64, ties []int) {
 // sample standard deviation s, on n - 1 degrees of freedom. With s = 0 it
 // is 1 for a zero mean and 0 otherwise; with fewer than 2 differences, 1.
 func PairedT(d []float64) float64 {
+	return tTest(d, 1/float64(len(d)))
+}
+
+// tTest returns the two-sided p-value of t = mean / sqrt(factor s^2) on
+// len(d) - 1 degrees of freedom, s the sample standard deviation of d:
+// 1 with fewer than 2 differences or all of them 0, 0 when they are one
+// non-zero value.
+func tTest(d []float64, factor float64) float64 {
 	n := len(d)
 	if n < 2 {
 		return 1
@@ -174,6 +199,6 @@ func PairedT(d []float64) float64 {
 		}
 		return 0
 	}
-	t := mean / (s / math.Sqrt(float64(n)))
+	t := mean / math.Sqrt(factor*s*s)
 	return math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.CDF(-math.Abs(t)))
 }

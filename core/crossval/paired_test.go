@@ -60,6 +60,24 @@ func TestPairedTHandWorked(t *testing.T) {
 	}
 }
 
+// TestCorrectedRepeatedTHandWorked: d = (1, 2, 3) from 4-fold CV: mean
+// 2, s = 1, t = 2 / sqrt((1/3 + 1/3) 1) = sqrt 6 on 2 degrees of freedom
+// (closed form as above); the plain t-test's p is smaller.
+func TestCorrectedRepeatedTHandWorked(t *testing.T) {
+	tt := math.Sqrt(6)
+	want := 2 * (0.5 - tt/(2*math.Sqrt(2+tt*tt)))
+	d := []float64{1, 2, 3}
+	if got := CorrectedRepeatedT(d, 4); math.Abs(got-want) > 1e-12 {
+		t.Errorf("p = %g, want %g", got, want)
+	}
+	if got := CorrectedRepeatedT(d, 4); got <= PairedT(d) {
+		t.Errorf("corrected p %g not above the plain t-test's %g", got, PairedT(d))
+	}
+	if got := CorrectedRepeatedT([]float64{0, 0, 0}, 10); got != 1 {
+		t.Errorf("zero differences: p = %g, want 1", got)
+	}
+}
+
 // TestScipy checks both tests against scipy.stats (Debian python3-scipy,
 // which python3-sklearn brings) on fold-accuracy-like differences: exact
 // and normal-approximation Wilcoxon cases and the paired t-test.

@@ -20,4 +20,9 @@ type Paired struct {
 	// is 0 (no evidence of a difference; scipy raises or returns NaN).
 	WilcoxonP float64 `json:"wilcoxon_p"`
 	TP        float64 `json:"t_p"`
+	// CorrectedTP, over repeated cross-validations (wkpi compare
+	// -repeats), is the p-value of the corrected repeated k-fold t-test
+	// (crossval.CorrectedRepeatedT), the one of the three that allows for
+	// folds sharing training graphs; absent for one repeat.
+	CorrectedTP *float64 `json:"corrected_t_p,omitempty"`
 }

@@ -2,7 +2,9 @@
 
 Reads on stdin a JSON object {"file": PATH, "fragments": {NAME: SMARTS, ...}}
 where PATH is a file of "SMILES<white space>name" lines (RDKit's NCI
-sample, Data/NCI/first_5K.smi). Writes a JSON list with one record per
+sample, Data/NCI/first_5K.smi) or, if it ends in .csv, of CSV rows whose
+first field is the SMILES (WEHI's PAINS test set,
+Data/Pains/test_data/wehi_mols.csv). Writes a JSON list with one record per
 molecule that RDKit's MolFromSmiles reads (the others are left out):
 
   line     the 1-based line of the file
@@ -19,6 +21,7 @@ matches by the test, so that one run serves every rule.
 
 Debian: apt-get install python3-rdkit rdkit-data; run with /usr/bin/python3.
 """
+import csv
 import json
 import sys
 
@@ -36,9 +39,9 @@ def main():
             sys.exit("fragment %s: RDKit cannot read the SMARTS %r" % (name, smarts))
         patterns[name] = p
     out = []
-    with open(req["file"]) as f:
-        for n, line in enumerate(f, 1):
-            fields = line.split()
+    with open(req["file"], newline="") as f:
+        rows = csv.reader(f) if req["file"].endswith(".csv") else (line.split() for line in f)
+        for n, fields in enumerate(rows, 1):
             if not fields:
                 continue
             mol = Chem.MolFromSmiles(fields[0])
