@@ -64,7 +64,7 @@ func CorrectedRepeatedT(d []float64, folds int) float64 {
 	if folds < 2 {
 		return 1
 	}
-	return tTest(d, 1/float64(len(d))+1/float64(folds-1))
+	return tTest(d, 1/(1/float64(len(d))+1/float64(folds-1)))
 }
 
 // diffTol treats differences of fold accuracies within rounding of each
@@ -180,16 +180,15 @@ func rank(xs []float64) (ranks []float64, ties []int) {
 // sample standard deviation s, on n - 1 degrees of freedom. With s = 0 it
 // is 1 for a zero mean and 0 otherwise; with fewer than 2 differences, 1.
 func PairedT(d []float64) float64 {
-	return tTest(d, 1/float64(len(d)))
+	return tTest(d, float64(len(d)))
 }
 
-// tTest returns the two-sided p-value of t = mean / sqrt(factor s^2) on
-// len(d) - 1 degrees of freedom, s the sample standard deviation of d:
-// 1 with fewer than 2 differences or all of them 0, 0 when they are one
-// non-zero value.
-func tTest(d []float64, factor float64) float64 {
-	n := len(d)
-	if n < 2 {
+// tTest returns the two-sided p-value of t = mean / (s / sqrt(n)) on
+// len(d) - 1 degrees of freedom, s the sample standard deviation of d and
+// n the effective number of independent differences: 1 with fewer than 2
+// differences or all of them 0, 0 when they are one non-zero value.
+func tTest(d []float64, n float64) float64 {
+	if len(d) < 2 {
 		return 1
 	}
 	mean, s := stat.MeanStdDev(d, nil)
@@ -199,6 +198,6 @@ func tTest(d []float64, factor float64) float64 {
 		}
 		return 0
 	}
-	t := mean / math.Sqrt(factor*s*s)
-	return math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.CDF(-math.Abs(t)))
+	t := mean / (s / math.Sqrt(n))
+	return math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}.CDF(-math.Abs(t)))
 }
