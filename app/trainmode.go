@@ -124,7 +124,10 @@ func modeText(f protocol.Training, molecules bool, types []string) string {
 		if f.Extra == spec.MoleculesExtra {
 			text = "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure."
 		}
-		if f.Labels {
+		switch {
+		case f.Labels && f.LabelBonding:
+			text += " Node labels add the heat of the commonest atom types' indicators: elements, with N and O told by their bonds (amide, amine, aromatic; carbonyl, hydroxyl, ether)."
+		case f.Labels:
 			text += " Node labels add the heat of the commonest elements' indicators."
 		}
 		return text
@@ -149,7 +152,7 @@ func modeText(f protocol.Training, molecules bool, types []string) string {
 
 // withMode returns f in mode name (a Modes name) for data whose atom
 // types are types: that mode's preset's further descriptors, node labels
-// (their groups and diffusion time), tail cut and automatic choice of
+// (their groups, diffusion time and atom types), tail cut and automatic choice of
 // images (the molecules and atom-types presets fix unit images), every
 // other setting as it was. Atom types need
 // types; without them f stays as it is.
@@ -164,6 +167,6 @@ func withMode(f protocol.Training, name string, types []string) protocol.Trainin
 		return f
 	}
 	f.Extra, f.Labels, f.Auto = s.Extra, s.Labels, s.Auto
-	f.LabelGroups, f.LabelTime, f.TailCut = s.LabelGroups, s.LabelTime, s.TailCut
+	f.LabelGroups, f.LabelTime, f.LabelBonding, f.TailCut = s.LabelGroups, s.LabelTime, s.LabelBonding, s.TailCut
 	return f
 }

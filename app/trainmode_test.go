@@ -67,7 +67,7 @@ func TestSettingsMode(t *testing.T) {
 }
 
 // TestWithMode: the switch changes the further descriptors, node labels
-// (their groups and time), tail cut and automatic choice of images to its
+// (their groups, time and atom types), tail cut and automatic choice of images to its
 // preset's and keeps every other setting; atom types need the data's
 // types.
 func TestWithMode(t *testing.T) {
@@ -76,7 +76,7 @@ func TestWithMode(t *testing.T) {
 	withPreset := func(p spec.Spec) spec.Spec {
 		s := f.Spec
 		s.Extra, s.Labels, s.Auto = p.Extra, p.Labels, p.Auto
-		s.LabelGroups, s.LabelTime, s.TailCut = p.LabelGroups, p.LabelTime, p.TailCut
+		s.LabelGroups, s.LabelTime, s.LabelBonding, s.TailCut = p.LabelGroups, p.LabelTime, p.LabelBonding, p.TailCut
 		return s
 	}
 	mol := withMode(f, spec.PresetMolecules, nil)
@@ -124,7 +124,7 @@ func TestTrainModeRender(t *testing.T) {
 		text      string
 		checked   string // the radio checked, "" for none
 	}{
-		{"molecules preset", true, nil, mol, "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure. Node labels add the heat of the commonest elements' indicators.", spec.PresetMolecules},
+		{"molecules preset", true, nil, mol, "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure. Node labels add the heat of the commonest atom types' indicators: elements, with N and O told by their bonds (amide, amine, aromatic; carbonyl, hydroxyl, ether).", spec.PresetMolecules},
 		{"molecules without node labels", true, nil, bare, "atoms' electronegativity, beside the structure.</p>", spec.PresetMolecules},
 		{"structure only", true, nil, withMode(mol, spec.PresetDefault, nil), "Structure only: atom and bond types ignored", spec.PresetDefault},
 		{"own list", true, nil, with(func(s *spec.Spec) { s.Extra = "hks,bonds:C" }),

@@ -23,7 +23,7 @@ func TestLabelMode(t *testing.T) {
 	}
 	// MUTAG is read as molecules (its README names the atoms), whose
 	// preset has the label groups' heat.
-	if !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 3 most frequent + other, t = 1: accuracy") {
+	if !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 3 most frequent bonding types + other, t = 1: accuracy") {
 		t.Errorf("the summary does not say the mode:\n%s", stdout)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
@@ -42,7 +42,7 @@ func TestLabelMode(t *testing.T) {
 	// molecules, with the preset's label groups; -labels=false leaves them
 	// out.
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
-	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 6 most frequent + other, t = 3: accuracy") {
+	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 8 most frequent bonding types + other, t = 3: accuracy") {
 		t.Errorf("eval without flags: exit %d, summary does not say the molecules preset's mode:\n%s", code, stdout)
 	}
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-labels=false")

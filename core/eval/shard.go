@@ -93,10 +93,11 @@ type RunID struct {
 }
 
 // NodeLabels is node-label mode's setting of a run (spec.Spec's
-// LabelGroups and LabelTime).
+// LabelGroups, LabelTime and LabelBonding).
 type NodeLabels struct {
-	Groups int     `json:"groups"`
-	Time   float64 `json:"time"`
+	Groups  int     `json:"groups"`
+	Time    float64 `json:"time"`
+	Bonding bool    `json:"bonding,omitempty"`
 }
 
 // Mode names the run's feature mode for summaries, as Setup.Mode does.

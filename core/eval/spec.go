@@ -132,7 +132,7 @@ func (u Setup) FeaturesFor(graphs []*graph.Graph, train []int, names map[string]
 	if !u.Spec.Labels {
 		return u.Features, nil
 	}
-	s, err := u.Features.WithLabels(graphs, train, u.Spec.LabelGroups, u.Spec.LabelTime, names)
+	s, err := u.Features.WithLabels(graphs, train, u.Spec.LabelGroups, u.Spec.LabelTime, names, u.Spec.LabelBonding)
 	if err != nil {
 		return s, fmt.Errorf("labels: %w", err)
 	}
@@ -145,7 +145,7 @@ func (u Setup) FeaturesFor(graphs []*graph.Graph, train []int, names map[string]
 // models keep them. Settings without such descriptors need none and are
 // returned as they are.
 func (u Setup) WithCodes(nodes, edges map[string]string) Setup {
-	if u.Features.Molecular() && (nodes != nil || edges != nil) {
+	if (u.Features.Molecular() || u.Spec.Labels && u.Spec.LabelBonding) && (nodes != nil || edges != nil) {
 		u.Features.Codes = &features.Codes{Nodes: nodes, Edges: edges}
 	}
 	return u
@@ -160,7 +160,7 @@ func (u Setup) nodeLabels() *NodeLabels {
 	if !u.Spec.Labels {
 		return nil
 	}
-	return &NodeLabels{Groups: u.Spec.LabelGroups, Time: u.Spec.LabelTime}
+	return &NodeLabels{Groups: u.Spec.LabelGroups, Time: u.Spec.LabelTime, Bonding: u.Spec.LabelBonding}
 }
 
 // modeName names the mode of features f with node labels l (nil for
@@ -169,6 +169,10 @@ func modeName(f features.Settings, l *NodeLabels) string {
 	if l == nil {
 		return f.Mode()
 	}
-	f.Labels = &features.Labels{} // the vocabulary comes with each fold's training graphs
-	return fmt.Sprintf("%s: %d most frequent + other, t = %g", f.Mode(), l.Groups, l.Time)
+	f.Labels = &features.Labels{Bonding: l.Bonding} // the vocabulary comes with each fold's training graphs
+	kind := ""
+	if l.Bonding {
+		kind = " bonding types"
+	}
+	return fmt.Sprintf("%s: %d most frequent%s + other, t = %g", f.Mode(), l.Groups, kind, l.Time)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/kernel"
 	"wkpi-web/core/learn"
+	"wkpi-web/core/smiles"
 	"wkpi-web/core/spec"
 )
 
@@ -264,6 +266,20 @@ func carriesText(t *testing.T, f spec.Field, labelled *graph.Graph) {
 				return err.Error()
 			}
 			return on(s.Labels != nil)
+		},
+		// Ethanol with node labels on: its O is a hydroxyl's only when
+		// the labels are bonding types.
+		"label-bonding": func(u Setup) string {
+			ethanol, err := graph.New(3, []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, []string{"1", "1"}, []string{"C", "C", "O"})
+			if err != nil {
+				return err.Error()
+			}
+			u.Spec.Labels = true
+			s, err := u.FeaturesFor([]*graph.Graph{ethanol}, nil, nil)
+			if err != nil {
+				return err.Error()
+			}
+			return on(slices.Contains(s.Labels.Vocabulary, smiles.BondingHydroxylO))
 		},
 		"channels":  func(u Setup) string { return strings.Join(u.Features.Channels, ",") },
 		"weighting": func(u Setup) string { return string(u.Features.Weighting) },

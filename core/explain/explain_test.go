@@ -53,7 +53,7 @@ func kinds() []kind {
 		return s
 	}
 	labels := func(ds *graph.Dataset) features.Settings {
-		s, err := features.Default(filtration.KindHKS).WithLabels(ds.Graphs, nil, 3, 0, nil)
+		s, err := features.Default(filtration.KindHKS).WithLabels(ds.Graphs, nil, 3, 0, nil, false)
 		if err != nil {
 			panic(err)
 		}

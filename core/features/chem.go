@@ -24,8 +24,12 @@ type Codes struct {
 }
 
 // Molecular says whether any descriptor of s needs molecules: element
-// symbols and bond types (filtration.Options.Molecular).
+// symbols and bond types (filtration.Options.Molecular), as the label
+// groups of bonding types do (Labels.Bonding).
 func (s Settings) Molecular() bool {
+	if s.Labels != nil && s.Labels.Bonding {
+		return true
+	}
 	for _, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
 		if o.Molecular() {
 			return true

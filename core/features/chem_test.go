@@ -130,30 +130,13 @@ func TestElementGroupDiagrams(t *testing.T) {
 // graphs give the diagrams of the same graphs written with element
 // symbols and bond types.
 func TestCodesReadThroughTables(t *testing.T) {
-	dir := testenv.Dataset(t, "MUTAG")
-	ds, err := tu.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes, edges, err := tu.ReadLabelNames(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	graphs, named, codes := mutagNamed(t, 20)
 	s := Default(filtration.KindElectronegativity)
 	s.Extra = []filtration.Options{{Kind: filtration.KindBonds}, {Kind: filtration.KindBonds, Atoms: "C"}}
 	coded := s
-	coded.Codes = &Codes{Nodes: nodes, Edges: edges}
-	bondWords := map[string]string{"aromatic": "4", "single": "1", "double": "2", "triple": "3"}
-	for i, g := range ds.Graphs[:20] {
-		named := *g
-		named.NodeLabels, named.EdgeLabels = nil, nil
-		for _, l := range g.NodeLabels {
-			named.NodeLabels = append(named.NodeLabels, nodes[l])
-		}
-		for _, l := range g.EdgeLabels {
-			named.EdgeLabels = append(named.EdgeLabels, bondWords[edges[l]])
-		}
-		want, err := GraphDiagramsOf(&named, s)
+	coded.Codes = codes
+	for i, g := range graphs {
+		want, err := GraphDiagramsOf(named[i], s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +148,36 @@ func TestCodesReadThroughTables(t *testing.T) {
 			t.Errorf("graph %d: diagrams through the tables differ from the named graph's", i)
 		}
 	}
-	if _, err := GraphDiagramsOf(ds.Graphs[0], s); err == nil {
+	if _, err := GraphDiagramsOf(graphs[0], s); err == nil {
 		t.Error("codes without tables were read as a molecule")
 	}
+}
+
+// mutagNamed returns MUTAG's first n graphs as its TU folder gives them
+// (integer codes), the same graphs with element symbols and bond types
+// in place of the codes, and the README's code tables.
+func mutagNamed(t *testing.T, n int) (coded, named []*graph.Graph, codes *Codes) {
+	t.Helper()
+	dir := testenv.Dataset(t, "MUTAG")
+	ds, err := tu.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, edges, err := tu.ReadLabelNames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bondWords := map[string]string{"aromatic": "4", "single": "1", "double": "2", "triple": "3"}
+	for _, g := range ds.Graphs[:n] {
+		h := *g
+		h.NodeLabels, h.EdgeLabels = nil, nil
+		for _, l := range g.NodeLabels {
+			h.NodeLabels = append(h.NodeLabels, nodes[l])
+		}
+		for _, l := range g.EdgeLabels {
+			h.EdgeLabels = append(h.EdgeLabels, bondWords[edges[l]])
+		}
+		named = append(named, &h)
+	}
+	return ds.Graphs[:n], named, &Codes{Nodes: nodes, Edges: edges}
 }

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"wkpi-web/core/filtration"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/smiles"
 )
 
 // Node-label mode (the paper uses structure only). With
@@ -38,6 +40,11 @@ type Labels struct {
 	// README "Node labels" tables: "3" -> "Cl"), so that element symbols
 	// of MOL/SDF files find their code. Nil when the dataset gave none.
 	Names map[string]string `json:"names,omitempty"`
+	// Bonding labels every atom of a molecule by its bonding type
+	// (smiles.BondingTypes: N and O by how they are bonded, other
+	// atoms by element) instead of its node label; the vocabulary then
+	// holds bonding types. It needs molecules (Settings.Molecule).
+	Bonding bool `json:"bonding,omitempty"`
 }
 
 // groups is the number of label descriptors: the vocabulary and "other".
@@ -107,19 +114,28 @@ const (
 // same molecules in a SMILES or SD file give the same groups; only these
 // graphs are read, so that test graphs never shape the vocabulary.
 func FitVocabulary(graphs []*graph.Graph, train []int, k int, names map[string]string) []string {
+	labels := make([][]string, len(graphs))
+	for i, g := range graphs {
+		labels[i] = g.NodeLabels
+	}
+	return fitVocabulary(labels, train, k, names)
+}
+
+// fitVocabulary is FitVocabulary of the graphs' labels, one list per graph.
+func fitVocabulary(labels [][]string, train []int, k int, names map[string]string) []string {
 	count := map[string]int{}
-	add := func(g *graph.Graph) {
-		for _, l := range g.NodeLabels {
+	add := func(ls []string) {
+		for _, l := range ls {
 			count[l]++
 		}
 	}
 	if train == nil {
-		for _, g := range graphs {
-			add(g)
+		for _, ls := range labels {
+			add(ls)
 		}
 	}
 	for _, i := range train {
-		add(graphs[i])
+		add(labels[i])
 	}
 	vocab := make([]string, 0, len(count))
 	for l := range count {
@@ -171,16 +187,25 @@ func (l *Labels) validate() error {
 	return nil
 }
 
-// group returns, for every node of g, the index of its label group. A
-// label outside the vocabulary goes to "other"; an element symbol (of a
-// MOL/SDF file) is first turned into the dataset's code through Names. A
-// graph without node labels, with element symbols when the vocabulary
-// holds codes and no table says which code is which element, or with
-// codes when it holds names (element symbols of SMILES) is an error: the
-// model would otherwise give a structure-only answer in disguise.
-func (l *Labels) group(g *graph.Graph) ([]int, error) {
+// group returns, for every node of g, the index of its label group: of
+// its bonding type in mol (g as a molecule, Settings.Molecule) when
+// Bonding is set, else of its node label. A label outside the
+// vocabulary goes to "other"; an element symbol (of a MOL/SDF file) is
+// first turned into the dataset's code through Names. A graph without
+// node labels, with element symbols when the vocabulary holds codes and
+// no table says which code is which element, or with codes when it holds
+// names (element symbols of SMILES) is an error: the model would
+// otherwise give a structure-only answer in disguise.
+func (l *Labels) group(g, mol *graph.Graph) ([]int, error) {
 	if len(g.NodeLabels) != g.N {
 		return nil, fmt.Errorf("node-label mode: the graph has no node labels (atom types); use a model trained on structure only")
+	}
+	labels := g.NodeLabels
+	if l.Bonding {
+		if mol == nil {
+			return nil, errors.New("node-label mode: bonding types need a molecule")
+		}
+		labels = smiles.BondingTypes(mol)
 	}
 	index := make(map[string]int, len(l.Vocabulary))
 	for i, v := range l.Vocabulary {
@@ -201,7 +226,7 @@ func (l *Labels) group(g *graph.Graph) ([]int, error) {
 	}
 	other := len(l.Vocabulary)
 	out := make([]int, g.N)
-	for v, label := range g.NodeLabels {
+	for v, label := range labels {
 		k, ok := index[label]
 		if !ok {
 			if c, named := codes[strings.ToLower(label)]; named {
@@ -221,9 +246,10 @@ func (l *Labels) group(g *graph.Graph) ([]int, error) {
 }
 
 // labelDiagrams computes the diagrams of every label group's heat, with
-// the points' origins when withOrigins is set.
-func (l *Labels) labelDiagrams(g *graph.Graph, keepZero, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
-	group, err := l.group(g)
+// the points' origins when withOrigins is set; mol is g as a molecule
+// (nil unless Bonding needs it).
+func (l *Labels) labelDiagrams(g, mol *graph.Graph, keepZero, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
+	group, err := l.group(g, mol)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,9 +272,11 @@ func (l *Labels) labelDiagrams(g *graph.Graph, keepZero, withOrigins bool) ([]pe
 }
 
 // WithLabels returns s in node-label mode: a group for each of the k most
-// frequent node labels of the graphs listed in train (all when nil),
+// frequent node labels of the graphs listed in train (all when nil), or
+// of their atoms' bonding types when bonding is set (Labels.Bonding),
 // diffusion time t (0: the default) and the dataset's code table names
-// (nil when unknown). It fails when no graph has node labels.
+// (nil when unknown). It fails when no graph has node labels, and with
+// bonding when a graph is not a molecule.
 //
 // The groups are ordered as the labels' counts over all the graphs order
 // them, not the training graphs': which labels get a group is the
@@ -257,7 +285,7 @@ func (l *Labels) labelDiagrams(g *graph.Graph, keepZero, withOrigins bool) ([]pe
 // pick the same labels share one feature set (and one set of passes over
 // the pairs) even where two counts are close: NCI1's types 4 and 5
 // (1,275 and 1,250 atoms) swap places in one fold of ten.
-func (s Settings) WithLabels(graphs []*graph.Graph, train []int, k int, t float64, names map[string]string) (Settings, error) {
+func (s Settings) WithLabels(graphs []*graph.Graph, train []int, k int, t float64, names map[string]string, bonding bool) (Settings, error) {
 	if k < 0 {
 		return s, fmt.Errorf("features: %d node-label groups (want 0 or more)", k)
 	}
@@ -268,12 +296,25 @@ func (s Settings) WithLabels(graphs []*graph.Graph, train []int, k int, t float6
 	if !labelled {
 		return s, fmt.Errorf("node-label mode: the graphs have no node labels")
 	}
-	vocab := FitVocabulary(graphs, train, k, names)
+	s.Labels = &Labels{Time: t, Names: names, Bonding: bonding}
+	labels := make([][]string, len(graphs))
+	for i, g := range graphs {
+		labels[i] = g.NodeLabels
+		if !bonding {
+			continue
+		}
+		mol, err := s.molecule(g)
+		if err != nil {
+			return s, fmt.Errorf("node-label mode: bonding types: graph %d: %w", i, err)
+		}
+		labels[i] = smiles.BondingTypes(mol)
+	}
+	vocab := fitVocabulary(labels, train, k, names)
 	rank := map[string]int{}
-	for i, l := range FitVocabulary(graphs, nil, math.MaxInt, names) {
+	for i, l := range fitVocabulary(labels, nil, math.MaxInt, names) {
 		rank[l] = i
 	}
 	slices.SortFunc(vocab, func(a, b string) int { return rank[a] - rank[b] })
-	s.Labels = &Labels{Vocabulary: vocab, Time: t, Names: names}
+	s.Labels.Vocabulary = vocab
 	return s, s.Labels.validate()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"wkpi-web/core/graph"
 	"wkpi-web/core/graphfile"
 	"wkpi-web/core/persistence"
+	"wkpi-web/core/smiles"
 	"wkpi-web/core/testenv"
 	"wkpi-web/core/tu"
 )
@@ -47,7 +49,7 @@ func TestFitVocabularyTrainingOnly(t *testing.T) {
 		t.Errorf("all graphs: vocabulary %v, want %v", got, want)
 	}
 	l := &Labels{Vocabulary: FitVocabulary(graphs, train, 5, nil)}
-	group, err := l.group(graphs[2])
+	group, err := l.group(graphs[2], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestWithLabelsOrder(t *testing.T) {
 		{[]int{0, 2}, 2, []string{"a", "c"}},
 		{nil, 3, []string{"a", "c", "b"}},
 	} {
-		got, err := s.WithLabels(graphs, tc.train, tc.k, 0, nil)
+		got, err := s.WithLabels(graphs, tc.train, tc.k, 0, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +121,7 @@ func TestLabelGroupsFromMolfile(t *testing.T) {
 	}
 	mol := mols[0]
 	l := &Labels{Vocabulary: []string{"0", "2", "1"}, Names: names} // C, O, N
-	group, err := l.group(mol)
+	group, err := l.group(mol, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,22 +150,22 @@ func TestLabelGroupsFromMolfile(t *testing.T) {
 	}
 	// Without the table the model cannot tell which code is carbon.
 	l.Names = nil
-	if _, err := l.group(mol); err == nil || !strings.Contains(err.Error(), "no code table") {
+	if _, err := l.group(mol, nil); err == nil || !strings.Contains(err.Error(), "no code table") {
 		t.Errorf("no table: error %v, want one that says no code table is known", err)
 	}
 	// A model trained on element symbols needs no table for them; an
 	// element it has not seen goes to "other".
 	l = &Labels{Vocabulary: []string{"C", "N"}}
-	if group, err = l.group(mol); err != nil || !slices.Equal(group, []int{0, 0, 0, 0, 0, 0, 1, 2, 2}) {
+	if group, err = l.group(mol, nil); err != nil || !slices.Equal(group, []int{0, 0, 0, 0, 0, 0, 1, 2, 2}) {
 		t.Errorf("element vocabulary: groups %v, error %v", group, err)
 	}
 	// Codes against that vocabulary, with no table: an error naming the
 	// node and its label, not a molecule of "other" atoms.
-	if _, err := l.group(coded); err == nil || !strings.Contains(err.Error(), `node 0 has label "0"`) {
+	if _, err := l.group(coded, nil); err == nil || !strings.Contains(err.Error(), `node 0 has label "0"`) {
 		t.Errorf("codes against element symbols: error %v, want one naming node 0's label", err)
 	}
 	// No node labels at all: an error, not a structure-only answer.
-	if _, err := l.group(mustGraph(t, 2, graph.Edge{U: 0, V: 1})); err == nil {
+	if _, err := l.group(mustGraph(t, 2, graph.Edge{U: 0, V: 1}), nil); err == nil {
 		t.Error("graph without node labels: no error")
 	}
 }
@@ -195,7 +197,7 @@ func TestLabelDiagramsAndImages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		group, _ := s.Labels.group(g)
+		group, _ := s.Labels.group(g, nil)
 		heat, err := filtration.LabelHeat(g, group, 3, 0.7)
 		if err != nil {
 			t.Fatal(err)
@@ -248,5 +250,66 @@ func TestLabelDiagramsAndImages(t *testing.T) {
 		if m.Mode() != tc.mode {
 			t.Errorf("labels with %s: mode %q, want %q", tc.extra, m.Mode(), tc.mode)
 		}
+	}
+}
+
+// TestBondingLabels: with Labels.Bonding the vocabulary holds bonding
+// types, MUTAG's coded graphs (read through the README's tables) give
+// the vocabulary and diagrams of the same molecules named, two writings
+// of nitrobenzene give the same diagrams, and a graph that is no
+// molecule is an error that names it.
+func TestBondingLabels(t *testing.T) {
+	coded, named, codes := mutagNamed(t, 40)
+	s := Default(filtration.KindHKS)
+	withCodes := s
+	withCodes.Codes = codes
+	a, err := withCodes.WithLabels(coded, nil, 4, 3, codes.Nodes, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.WithLabels(named, nil, 4, 3, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The commonest atoms of MUTAG's first 40: carbon, then the nitro
+	// groups' oxygens and nitrogens (O.2, N.2), then fluorine.
+	if want := []string{"C", smiles.BondingDoubleO, smiles.BondingDoubleN, "F"}; !slices.Equal(a.Labels.Vocabulary, want) || !slices.Equal(b.Labels.Vocabulary, want) {
+		t.Errorf("vocabularies %v (codes) and %v (named), want %v", a.Labels.Vocabulary, b.Labels.Vocabulary, want)
+	}
+	for i := range coded {
+		x, err := GraphDiagramsOf(coded[i], a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := GraphDiagramsOf(named[i], b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(x, y) {
+			t.Errorf("graph %d: diagrams through the tables differ from the named graph's", i)
+		}
+	}
+
+	mols := []*graph.Graph{parse(t, "c1ccccc1N(=O)=O"), parse(t, "c1ccccc1[N+](=O)[O-]")}
+	m, err := s.WithLabels(mols, nil, 4, 3, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := GraphDiagramsOf(mols[0], m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := GraphDiagramsOf(mols[1], m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(x, y) {
+		t.Errorf("two writings of nitrobenzene: %v and %v", x, y)
+	}
+
+	bare := mustGraph(t, 2, graph.Edge{U: 0, V: 1})
+	bare.NodeLabels = []string{"L0", "L1"}
+	if _, err := s.WithLabels([]*graph.Graph{mols[0], bare}, nil, 4, 3, nil, true); err == nil || !strings.Contains(err.Error(), "graph 1") {
+		t.Errorf("a graph that is no molecule: %v", err)
 	}
 }

@@ -210,7 +210,7 @@ func graphDiagrams(g *graph.Graph, s Settings, withOrigins bool) ([]persistence.
 		out, origins = append(out, d), append(origins, orig)
 	}
 	if s.Labels != nil {
-		ls, orig, err := s.Labels.labelDiagrams(g, s.KeepZero, withOrigins)
+		ls, orig, err := s.Labels.labelDiagrams(g, mol, s.KeepZero, withOrigins)
 		if err != nil {
 			return nil, nil, err
 		}

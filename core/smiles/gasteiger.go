@@ -32,13 +32,7 @@ import (
 // Written here rather than taken from a library: no Go package computes
 // partial charges, and the descriptors need them in the browser too.
 func GasteigerCharges(g *graph.Graph) []float64 {
-	h := *g
-	if h.Atoms == nil {
-		h.Atoms = make([]graph.Atom, g.N)
-		Sanitize(&h)
-		chargeSeparate(&h)
-	}
-	m := newMolecule(&h)
+	m := newMolecule(withAtoms(g))
 	aromatic, bondTypes := m.sanitized()
 	order := make([]float64, len(bondTypes))
 	for k, b := range bondTypes {
@@ -134,6 +128,19 @@ func (m *molecule) symbol(a int) string {
 		return ""
 	}
 	return m.g.NodeLabels[a]
+}
+
+// withAtoms returns g when it has Atoms, else a copy whose Atoms are
+// those of RDKit's reading of a molfile without charges (Sanitize), with
+// a nitro group's charges (chargeSeparate).
+func withAtoms(g *graph.Graph) *graph.Graph {
+	if g.Atoms != nil {
+		return g
+	}
+	h := *g
+	Sanitize(&h)
+	chargeSeparate(&h)
+	return &h
 }
 
 // chargeSeparate gives a neutral nitrogen with four bonds the charge +1

@@ -41,6 +41,11 @@ type Spec struct {
 	// LabelTime is the diffusion time of the label indicators, > 0.
 	// Default 1.
 	LabelTime float64 `json:"labelTime"`
+	// LabelBonding labels the atoms of molecules by bonding type, N and O
+	// by how they are bonded (amide, amine, aromatic; carbonyl, hydroxyl,
+	// ether: filtration.BondingTypes), instead of by node label. It needs
+	// molecules. Default false; the molecules preset sets it.
+	LabelBonding bool `json:"labelBonding"`
 
 	// Images.
 
@@ -186,7 +191,7 @@ func SizeAware() Spec {
 
 // Molecules is Defaults with the chemistry-aware descriptors added
 // (MoleculesExtra) and node labels (Labels: the heat of the commonest
-// elements' indicators, at MoleculesLabelTime): the setting for
+// bonding types' indicators, LabelBonding, at MoleculesLabelTime): the setting for
 // molecules, whose atoms are elements and whose bonds have types. Front
 // ends take it by default for SMILES, SD files and TU datasets whose
 // README names the atoms. Images are unit images without the automatic
@@ -197,7 +202,7 @@ func SizeAware() Spec {
 func Molecules() Spec {
 	s := Defaults()
 	s.Extra, s.Auto = MoleculesExtra, false
-	s.Labels, s.LabelTime, s.TailCut = true, MoleculesLabelTime, MoleculesTailCut
+	s.Labels, s.LabelBonding, s.LabelGroups, s.LabelTime, s.TailCut = true, true, MoleculesLabelGroups, MoleculesLabelTime, MoleculesTailCut
 	return s
 }
 
@@ -248,6 +253,10 @@ const (
 	// its O, N and halogen atoms, and the atoms' electronegativity
 	// (core/filtration/chem.go).
 	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:~O,bonds:~N,bonds:~halogens,en"
+	// MoleculesLabelGroups is the molecules preset's number of label
+	// groups: more than Defaults' 6, since bonding types split N and O
+	// into several labels and the halogens would otherwise share "other".
+	MoleculesLabelGroups = 8
 	// MoleculesLabelTime is the molecules preset's diffusion time of the
 	// element indicators: longer than Defaults' 1, so that an atom's
 	// values take in a wider neighbourhood (docs/method.md, Molecules).

@@ -1,0 +1,98 @@
+package smiles
+
+import (
+	"wkpi-web/core/graph"
+)
+
+// Bonding types: node labels for molecules that tell a nitrogen or an
+// oxygen by how it is bonded, as a chemist's atom types do (after the
+// Tripos SYBYL types N.ar, N.2, N.am, N.3, O.2, O.3; Clark, Cramer and
+// Van Opdenbosch, J. Comput. Chem. 10, 982-1012, 1989), so that the heat
+// of a label group tells an amine from an amide and a hydroxyl from an
+// ether, which the element alone cannot. Every other atom keeps its
+// element symbol: carbon's bonding is what the bond-order filtrations
+// already see.
+const (
+	// BondingAromaticN is an aromatic nitrogen (pyridine, pyrrole).
+	BondingAromaticN = "N.ar"
+	// BondingDoubleN is any other nitrogen with a double or triple bond
+	// (imine, nitrile, azo, nitro).
+	BondingDoubleN = "N.2"
+	// BondingAmideN is any other nitrogen single-bonded to a non-aromatic
+	// carbon that has a double bond to O or S: amides, thioamides, ureas,
+	// carbamates, imides.
+	BondingAmideN = "N.am"
+	// BondingSingleN is any other nitrogen: amines, anilines,
+	// sulfonamides, hydrazines.
+	BondingSingleN = "N.3"
+	// BondingDoubleO is an oxygen with a double bond (carbonyl, S=O, N=O)
+	// or a negative formal charge (carboxylate, a nitro group's O-).
+	BondingDoubleO = "O.2"
+	// BondingHydroxylO is any other oxygen with at most one heavy
+	// neighbour: hydroxyls of alcohols, phenols and acids, water.
+	BondingHydroxylO = "O.H"
+	// BondingEtherO is any other oxygen: ethers, esters' single-bonded O,
+	// furans.
+	BondingEtherO = "O.3"
+)
+
+// BondingTypes returns the bonding type of every atom of g, whose node
+// labels are element symbols and edge labels bond types: N and O by the
+// rules of the Bonding* constants, read on the molecule as RDKit
+// sanitises it (its aromaticity, its bond types), every other atom its
+// element symbol. g.Atoms, when present, holds the charges; a molecule
+// without them (a TU dataset's) gets them as GasteigerCharges does, so
+// that it has the types of the same molecule read from SMILES.
+func BondingTypes(g *graph.Graph) []string {
+	m := newMolecule(withAtoms(g))
+	aromatic, bonds := m.sanitized()
+	multiple := func(a int) bool { // a double or triple bond
+		for _, k := range m.inc[a] {
+			if bonds[k] == BondDouble || bonds[k] == BondTriple {
+				return true
+			}
+		}
+		return false
+	}
+	acyl := func(a int) bool { // a non-aromatic C=O or C=S carbon
+		if m.z[a] != 6 || aromatic[a] {
+			return false
+		}
+		for _, k := range m.inc[a] {
+			if b := m.z[m.other(k, a)]; bonds[k] == BondDouble && (b == 8 || b == 16) {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]string, g.N)
+	for a := range g.N {
+		out[a] = m.symbol(a)
+		switch m.z[a] {
+		case 7:
+			out[a] = BondingSingleN
+			switch {
+			case aromatic[a]:
+				out[a] = BondingAromaticN
+			case multiple(a):
+				out[a] = BondingDoubleN
+			default:
+				for _, k := range m.inc[a] {
+					if bonds[k] == BondSingle && acyl(m.other(k, a)) {
+						out[a] = BondingAmideN
+					}
+				}
+			}
+		case 8:
+			switch {
+			case multiple(a) || m.charge[a] < 0:
+				out[a] = BondingDoubleO
+			case len(m.inc[a]) <= 1 && !aromatic[a]:
+				out[a] = BondingHydroxylO
+			default:
+				out[a] = BondingEtherO
+			}
+		}
+	}
+	return out
+}
