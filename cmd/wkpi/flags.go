@@ -211,7 +211,7 @@ func (c *settingsFlags) setup() (eval.Setup, error) {
 		}
 	}
 	u, err := eval.FromSpec(*s)
-	if err != nil || !u.Features.Molecular() || c.data == "" {
+	if err != nil || !u.ReadsMolecules() || c.data == "" {
 		return u, err
 	}
 	nodes, edges, err := c.labelNames()

@@ -45,6 +45,12 @@ func TestLabelMode(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 8 most frequent bonding types + other, t = 3: accuracy") {
 		t.Errorf("eval without flags: exit %d, summary does not say the molecules preset's mode:\n%s", code, stdout)
 	}
+	// Bonding types read MUTAG's codes through its README with no
+	// chemistry-aware descriptor too.
+	code, stdout, stderr = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-extra", "none")
+	if code != 0 || !strings.Contains(stdout, "8 most frequent bonding types + other") {
+		t.Errorf("eval -extra none: exit %d, %s\n%s", code, stderr, stdout)
+	}
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-labels=false")
 	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules: accuracy") {
 		t.Errorf("eval -labels=false: exit %d, summary does not say molecules:\n%s", code, stdout)

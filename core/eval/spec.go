@@ -139,13 +139,20 @@ func (u Setup) FeaturesFor(graphs []*graph.Graph, train []int, names map[string]
 	return s, nil
 }
 
+// ReadsMolecules says whether u reads its graphs as molecules: a
+// chemistry-aware descriptor (features.Settings.Molecular) or node labels
+// of bonding types.
+func (u Setup) ReadsMolecules() bool {
+	return u.Features.Molecular() || u.Spec.Labels && u.Spec.LabelBonding
+}
+
 // WithCodes returns u with a dataset's label code tables (a TU README's
 // node and edge tables; nil when it has none) in its feature settings,
-// where chemistry-aware descriptors read atoms and bonds through them and
-// models keep them. Settings without such descriptors need none and are
-// returned as they are.
+// where chemistry-aware descriptors and bonding types read atoms and
+// bonds through them and models keep them. Settings that read no
+// molecules need none and are returned as they are.
 func (u Setup) WithCodes(nodes, edges map[string]string) Setup {
-	if (u.Features.Molecular() || u.Spec.Labels && u.Spec.LabelBonding) && (nodes != nil || edges != nil) {
+	if u.ReadsMolecules() && (nodes != nil || edges != nil) {
 		u.Features.Codes = &features.Codes{Nodes: nodes, Edges: edges}
 	}
 	return u
