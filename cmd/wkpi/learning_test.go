@@ -63,13 +63,13 @@ func TestPredictMolecules(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr)
 	}
-	// With node labels (element symbols) the TU folder's codes are refused,
-	// not read as atoms of no known element.
+	// With node labels (the bonding types of element symbols) the TU
+	// folder's codes are refused, not read as atoms of no known element.
 	labelled := filepath.Join(dir, "labelled.json")
 	if code, _, stderr := wkpi(t, append([]string{"train", "-data", csv, "-out", labelled}, flags...)...); code != 0 {
 		t.Fatalf("train with node labels: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := wkpi(t, "predict", "-model", labelled, testenv.Dataset(t, "MUTAG")); code != 1 || !strings.Contains(stderr, `graph 0: node-label mode: node 0 has label "0"`) {
+	if code, _, stderr := wkpi(t, "predict", "-model", labelled, testenv.Dataset(t, "MUTAG")); code != 1 || !strings.Contains(stderr, `graph 0: `) || !strings.Contains(stderr, `node 0 is labelled "0"`) {
 		t.Errorf("node labels, TU codes: exit %d, %q; want 1 and an error naming graph 0's node 0 and its code", code, stderr)
 	}
 	// The table as SMILES lines, named, as a .smi file and without extension.
