@@ -158,11 +158,11 @@ func runImages(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		return err
 	}
 	defer c.profiles.stop(&err)
-	s, err := c.featuresFor(u, ds, nil)
+	of, err := c.featuresOf(u, ds)
 	if err != nil {
 		return err
 	}
-	set, err := features.Compute(ctx, ds, s, progressFor(c.progress, stderr, nil))
+	set, err := features.Compute(ctx, ds, of(nil), progressFor(c.progress, stderr, nil))
 	if err != nil {
 		return err
 	}

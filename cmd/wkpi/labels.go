@@ -10,23 +10,24 @@ import (
 	"wkpi-web/core/progress"
 )
 
-// featuresFor returns the feature settings of u for the graphs listed in
-// train (all when nil): in node-label mode with their vocabulary, named
-// by the code table of the dataset's README.txt when it has one.
-func (c *settingsFlags) featuresFor(u eval.Setup, ds *graph.Dataset, train []int) (features.Settings, error) {
+// featuresOf returns the feature settings of u for training sets of ds
+// (nil: all graphs; eval.Setup.FeaturesOf): in node-label mode with their
+// vocabulary, named by the code table of the dataset's README.txt when it
+// has one.
+func (c *settingsFlags) featuresOf(u eval.Setup, ds *graph.Dataset) (func(train []int) features.Settings, error) {
 	var names map[string]string
 	if u.Spec.Labels {
 		// SWC samples and zips without a README have no table: codes stay codes.
 		var err error
 		if names, _, err = c.labelNames(); err != nil {
-			return u.Features, err
+			return nil, err
 		}
 	}
-	s, err := u.FeaturesFor(ds.Graphs, train, names)
+	of, err := u.FeaturesOf(ds.Graphs, names)
 	if err != nil {
-		return s, fmt.Errorf("%s: %w", ds.Name, err)
+		return nil, fmt.Errorf("%s: %w", ds.Name, err)
 	}
-	return s, nil
+	return of, nil
 }
 
 // prepareFor computes the features of settings s.
@@ -44,11 +45,15 @@ func prepareFor(ctx context.Context, s features.Settings, ds *graph.Dataset, pro
 // folds and repeats with the same vocabulary share them.
 func (c *settingsFlags) featureCache(ctx context.Context, u eval.Setup, ds *graph.Dataset, prog progress.Func) func(train []int) (*eval.WKPI, error) {
 	byVocab := map[string]*eval.WKPI{}
+	var of func(train []int) features.Settings
 	return func(train []int) (*eval.WKPI, error) {
-		s, err := c.featuresFor(u, ds, train)
-		if err != nil {
-			return nil, err
+		if of == nil {
+			var err error
+			if of, err = c.featuresOf(u, ds); err != nil {
+				return nil, err
+			}
 		}
+		s := of(train)
 		var key string
 		if s.Labels != nil {
 			key = fmt.Sprint(s.Labels.Vocabulary)

@@ -390,11 +390,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 func trainOnAll(ctx context.Context, c *settingsFlags, u eval.Setup, ds *graph.Dataset, stderr io.Writer) (*model.Model, error) {
 	tracker := trackerFor(u.Work(ds.Graphs, 0, eval.FinalJob|eval.ChoiceJob, nil))
 	prog := progressFor(c.progress, stderr, tracker)
-	s, err := c.featuresFor(u, ds, nil)
+	of, err := c.featuresOf(u, ds)
 	if err != nil {
 		return nil, err
 	}
-	w, err := prepareFor(ctx, s, ds, prog)
+	w, err := prepareFor(ctx, of(nil), ds, prog)
 	if err != nil {
 		return nil, err
 	}

@@ -31,12 +31,12 @@ func oneProcess(t *testing.T, args []string) []eval.Report {
 	if u.Spec.Labels {
 		// Every fold's features anew, with its training graphs'
 		// node-label vocabulary.
+		of, err := c.featuresOf(u, ds)
+		if err != nil {
+			t.Fatal(err)
+		}
 		src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: true, Features: func(train []int) (*eval.WKPI, error) {
-			s, err := c.featuresFor(u, ds, train)
-			if err != nil {
-				return nil, err
-			}
-			return prepareFor(ctx, s, ds, nil)
+			return prepareFor(ctx, of(train), ds, nil)
 		}}
 		cv = func(plan eval.Plan) (eval.Report, error) { return eval.Run(ctx, src, u.Protocol(nil), plan, nil) }
 	} else {

@@ -127,16 +127,28 @@ func (u Setup) RunID() RunID {
 // FeaturesFor returns the feature settings for a training set (indices
 // into graphs; nil for all): in node-label mode with the vocabulary of
 // those graphs' labels, shown by names (a TU README's code table; nil
-// keeps codes), otherwise Features.
+// keeps codes), otherwise Features. FeaturesOf gives them for many
+// training sets.
 func (u Setup) FeaturesFor(graphs []*graph.Graph, train []int, names map[string]string) (features.Settings, error) {
-	if !u.Spec.Labels {
-		return u.Features, nil
-	}
-	s, err := u.Features.WithLabels(graphs, train, u.Spec.LabelGroups, u.Spec.LabelTime, names, u.Spec.LabelBonding)
+	of, err := u.FeaturesOf(graphs, names)
 	if err != nil {
-		return s, fmt.Errorf("labels: %w", err)
+		return u.Features, err
 	}
-	return s, nil
+	return of(train), nil
+}
+
+// FeaturesOf returns FeaturesFor of graphs as a function of the training
+// set, reading the graphs' node labels once (features.LabelFit) for all
+// the folds of a protocol.
+func (u Setup) FeaturesOf(graphs []*graph.Graph, names map[string]string) (func(train []int) features.Settings, error) {
+	if !u.Spec.Labels {
+		return func([]int) features.Settings { return u.Features }, nil
+	}
+	fit, err := u.Features.FitLabels(graphs, u.Spec.LabelGroups, u.Spec.LabelTime, names, u.Spec.LabelBonding)
+	if err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
+	return fit.For, nil
 }
 
 // ReadsMolecules says whether u reads its graphs as molecules: a

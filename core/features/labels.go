@@ -276,27 +276,45 @@ func (l *Labels) labelDiagrams(g, mol *graph.Graph, keepZero, withOrigins bool) 
 // of their atoms' bonding types when bonding is set (Labels.Bonding),
 // diffusion time t (0: the default) and the dataset's code table names
 // (nil when unknown). It fails when no graph has node labels, and with
-// bonding when a graph is not a molecule.
-//
-// The groups are ordered as the labels' counts over all the graphs order
-// them, not the training graphs': which labels get a group is the
-// training graphs' choice, but their order only places the images'
-// blocks, which the kernel sums alike. So folds whose training graphs
-// pick the same labels share one feature set (and one set of passes over
-// the pairs) even where two counts are close: NCI1's types 4 and 5
-// (1,275 and 1,250 atoms) swap places in one fold of ten.
+// bonding when a graph is not a molecule. FitLabels does the same for
+// many training sets of one dataset.
 func (s Settings) WithLabels(graphs []*graph.Graph, train []int, k int, t float64, names map[string]string, bonding bool) (Settings, error) {
+	fit, err := s.FitLabels(graphs, k, t, names, bonding)
+	if err != nil {
+		return s, err
+	}
+	return fit.For(train), nil
+}
+
+// LabelFit gives the node-label settings (WithLabels) of one dataset's
+// training sets, such as the folds of a cross-validation. It reads the
+// graphs' labels, and with bonding types their atoms' types, once: typing
+// a molecule means parsing and sanitising it again, and each fold would
+// otherwise type every molecule of the dataset.
+type LabelFit struct {
+	s      Settings // in node-label mode, without a vocabulary
+	labels [][]string
+	k      int
+	rank   map[string]int // a label's place among all graphs' labels
+}
+
+// FitLabels prepares the node-label settings of graphs for WithLabels'
+// k, t, names and bonding; it fails as WithLabels does.
+func (s Settings) FitLabels(graphs []*graph.Graph, k int, t float64, names map[string]string, bonding bool) (*LabelFit, error) {
 	if k < 0 {
-		return s, fmt.Errorf("features: %d node-label groups (want 0 or more)", k)
+		return nil, fmt.Errorf("features: %d node-label groups (want 0 or more)", k)
 	}
 	labelled := false
 	for _, g := range graphs {
 		labelled = labelled || g.NodeLabels != nil
 	}
 	if !labelled {
-		return s, fmt.Errorf("node-label mode: the graphs have no node labels")
+		return nil, fmt.Errorf("node-label mode: the graphs have no node labels")
 	}
 	s.Labels = &Labels{Time: t, Names: names, Bonding: bonding}
+	if err := s.Labels.validate(); err != nil {
+		return nil, err
+	}
 	labels := make([][]string, len(graphs))
 	for i, g := range graphs {
 		labels[i] = g.NodeLabels
@@ -305,16 +323,33 @@ func (s Settings) WithLabels(graphs []*graph.Graph, train []int, k int, t float6
 		}
 		mol, err := s.molecule(g)
 		if err != nil {
-			return s, fmt.Errorf("node-label mode: bonding types: graph %d: %w", i, err)
+			return nil, fmt.Errorf("node-label mode: bonding types: graph %d: %w", i, err)
 		}
 		labels[i] = smiles.BondingTypes(mol)
 	}
-	vocab := fitVocabulary(labels, train, k, names)
 	rank := map[string]int{}
 	for i, l := range fitVocabulary(labels, nil, math.MaxInt, names) {
 		rank[l] = i
 	}
-	slices.SortFunc(vocab, func(a, b string) int { return rank[a] - rank[b] })
-	s.Labels.Vocabulary = vocab
-	return s, s.Labels.validate()
+	return &LabelFit{s: s, labels: labels, k: k, rank: rank}, nil
+}
+
+// For returns the settings in node-label mode with the vocabulary of the
+// graphs listed in train (all when nil).
+//
+// The groups are ordered as the labels' counts over all the graphs order
+// them, not the training graphs': which labels get a group is the
+// training graphs' choice, but their order only places the images'
+// blocks, which the kernel sums alike. So folds whose training graphs
+// pick the same labels share one feature set (and one set of passes over
+// the pairs) even where two counts are close: NCI1's types 4 and 5
+// (1,275 and 1,250 atoms) swap places in one fold of ten.
+func (f *LabelFit) For(train []int) Settings {
+	vocab := fitVocabulary(f.labels, train, f.k, f.s.Labels.Names)
+	slices.SortFunc(vocab, func(a, b string) int { return f.rank[a] - f.rank[b] })
+	s := f.s
+	l := *s.Labels
+	l.Vocabulary = vocab
+	s.Labels = &l
+	return s
 }

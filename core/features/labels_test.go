@@ -101,6 +101,27 @@ func TestWithLabelsOrder(t *testing.T) {
 			t.Errorf("train %v, k %d: vocabulary %v, want %v", tc.train, tc.k, got.Labels.Vocabulary, tc.want)
 		}
 	}
+	// One LabelFit serves every training set, in any order, and the
+	// settings it gives share no vocabulary.
+	fit, err := s.FitLabels(graphs, 2, 0, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := fit.For([]int{1})
+	first.Labels.Vocabulary[0] = "changed"
+	for _, tc := range []struct {
+		train []int
+		want  []string
+	}{
+		{[]int{0, 2}, []string{"a", "c"}},
+		{[]int{1}, []string{"a", "b"}},
+		{nil, []string{"a", "c"}},
+		{[]int{0, 2}, []string{"a", "c"}},
+	} {
+		if got := fit.For(tc.train).Labels.Vocabulary; !slices.Equal(got, tc.want) {
+			t.Errorf("one fit, train %v: vocabulary %v, want %v", tc.train, got, tc.want)
+		}
+	}
 }
 
 // Nitrobenzene as a hand-written MOL block (element symbols) reaches

@@ -43,7 +43,7 @@ type Spec struct {
 	LabelTime float64 `json:"labelTime"`
 	// LabelBonding labels the atoms of molecules by bonding type, N and O
 	// by how they are bonded (amide, amine, aromatic; carbonyl, hydroxyl,
-	// ether: filtration.BondingTypes), instead of by node label. It needs
+	// ether: smiles.BondingTypes), instead of by node label. It needs
 	// molecules. Default false; the molecules preset sets it.
 	LabelBonding bool `json:"labelBonding"`
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"wkpi-web/core/compare"
-	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/graph"
 	"wkpi-web/core/progress"
@@ -61,7 +60,9 @@ func (w *Worker) compare(ctx context.Context, ds *graph.Dataset, job *protocol.C
 	if t.Labels {
 		// Each fold's label vocabulary from its training graphs, as the
 		// Train tab's CV takes it.
-		o.WKPIFeatures = func(train []int) (*eval.WKPI, error) { return w.labelled(ctx, ds, u, train, report) }
+		if o.WKPIFeatures, err = w.labelled(ctx, ds, u, report); err != nil {
+			return protocol.Response{}, err
+		}
 	}
 	o.NodeNames, o.EdgeNames = w.codes, w.edgeCodes // ecfp reads TU codes as atoms
 	res, err := compare.Run(ctx, d, job.Methods, o, report)

@@ -110,16 +110,26 @@ func (w *Worker) featureSets() []*eval.WKPI {
 	return sets
 }
 
-// labelled returns the features of u for the graphs listed in train
-// (all when nil): in node-label mode with its vocabulary fitted on them
-// and the dataset's README code table (if any), so that models map
-// MOL/SDF element symbols (eval.Setup.FeaturesFor).
-func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, u eval.Setup, train []int, report progress.Func) (*eval.WKPI, error) {
-	s, err := u.FeaturesFor(ds.Graphs, train, w.codes)
+// labelled returns the features of u as a function of the training set
+// (nil: all graphs): in node-label mode with its vocabulary fitted on
+// the training graphs and the dataset's README code table (if any), so
+// that models map MOL/SDF element symbols (eval.Setup.FeaturesOf). The
+// graphs' labels are read once, for every training set asked for.
+func (w *Worker) labelled(ctx context.Context, ds *graph.Dataset, u eval.Setup, report progress.Func) (func(train []int) (*eval.WKPI, error), error) {
+	of, err := u.FeaturesOf(ds.Graphs, w.codes)
 	if err != nil {
 		return nil, err
 	}
-	return w.wkpi(ctx, ds, s, report)
+	return func(train []int) (*eval.WKPI, error) { return w.wkpi(ctx, ds, of(train), report) }, nil
+}
+
+// features returns the features of u for all of ds's graphs.
+func (w *Worker) features(ctx context.Context, ds *graph.Dataset, u eval.Setup, report progress.Func) (*eval.WKPI, error) {
+	labelled, err := w.labelled(ctx, ds, u, report)
+	if err != nil {
+		return nil, err
+	}
+	return labelled(nil)
 }
 
 func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protocol.Training, report progress.Func, fold func(protocol.Fold)) (protocol.Response, error) {
@@ -135,9 +145,11 @@ func (w *Worker) crossValidate(ctx context.Context, ds *graph.Dataset, t *protoc
 	}
 	// In node-label mode each fold's label vocabulary comes from its
 	// training graphs.
-	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: t.Labels, Features: func(train []int) (*eval.WKPI, error) {
-		return w.labelled(ctx, ds, u, train, report)
-	}}
+	labelled, err := w.labelled(ctx, ds, u, report)
+	if err != nil {
+		return protocol.Response{}, err
+	}
+	src := eval.Source{Labels: ds.Labels, Classes: len(ds.Classes), PerFold: t.Labels, Features: labelled}
 	if t.Final {
 		plan.Final = &eval.Final{Dataset: ds.Name, Classes: ds.Classes}
 	}
@@ -173,7 +185,7 @@ func (w *Worker) choiceScores(ctx context.Context, ds *graph.Dataset, t *protoco
 	if plan.Groups, err = u.Groups(ds.Graphs, w.codes, w.edgeCodes); err != nil {
 		return protocol.Response{}, err
 	}
-	e, err := w.labelled(ctx, ds, u, nil, report)
+	e, err := w.features(ctx, ds, u, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -204,7 +216,7 @@ func (w *Worker) train(ctx context.Context, ds *graph.Dataset, t *protocol.Train
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	e, err := w.labelled(ctx, ds, u, nil, report)
+	e, err := w.features(ctx, ds, u, report)
 	if err != nil {
 		return protocol.Response{}, err
 	}
