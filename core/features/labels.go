@@ -45,6 +45,15 @@ type Labels struct {
 	// atoms by element) instead of its node label; the vocabulary then
 	// holds bonding types. It needs molecules (Settings.Molecule).
 	Bonding bool `json:"bonding,omitempty"`
+	// BondingRules is the version of the bonding types' rules
+	// (smiles.BondingRules) the vocabulary was fitted with; 0, as in
+	// models written before there were versions, is 1.
+	BondingRules int `json:"bondingRules,omitempty"`
+}
+
+// bondingRules is l's version of the bonding types' rules.
+func (l *Labels) bondingRules() int {
+	return max(l.BondingRules, 1)
 }
 
 // groups is the number of label descriptors: the vocabulary and "other".
@@ -177,6 +186,9 @@ func (l *Labels) validate() error {
 	if l.Time < 0 || math.IsNaN(l.Time) || math.IsInf(l.Time, 0) {
 		return fmt.Errorf("features: node-label diffusion time %v (want a positive finite number, or 0 for the default)", l.Time)
 	}
+	if l.Bonding && l.BondingRules > smiles.BondingRules {
+		return fmt.Errorf("features: the bonding types follow rules version %d, newer than this program's %d: use a newer wkpi", l.BondingRules, smiles.BondingRules)
+	}
 	seen := map[string]bool{}
 	for _, v := range l.Vocabulary {
 		if seen[v] {
@@ -205,7 +217,7 @@ func (l *Labels) group(g, mol *graph.Graph) ([]int, error) {
 		if mol == nil {
 			return nil, errors.New("node-label mode: bonding types need a molecule")
 		}
-		labels = smiles.BondingTypes(mol)
+		labels = smiles.BondingTypesOf(mol, l.bondingRules())
 	}
 	index := make(map[string]int, len(l.Vocabulary))
 	for i, v := range l.Vocabulary {
@@ -312,6 +324,9 @@ func (s Settings) FitLabels(graphs []*graph.Graph, k int, t float64, names map[s
 		return nil, fmt.Errorf("node-label mode: the graphs have no node labels")
 	}
 	s.Labels = &Labels{Time: t, Names: names, Bonding: bonding}
+	if bonding {
+		s.Labels.BondingRules = smiles.BondingRules
+	}
 	if err := s.Labels.validate(); err != nil {
 		return nil, err
 	}

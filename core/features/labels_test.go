@@ -293,8 +293,8 @@ func TestBondingLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The commonest atoms of MUTAG's first 40: carbon, then the nitro
-	// groups' oxygens and nitrogens (O.2, N.2), then fluorine.
-	if want := []string{"C", smiles.BondingDoubleO, smiles.BondingDoubleN, "F"}; !slices.Equal(a.Labels.Vocabulary, want) || !slices.Equal(b.Labels.Vocabulary, want) {
+	// groups' oxygens and nitrogens (O.2x, N.2), then fluorine.
+	if want := []string{"C", smiles.BondingHeteroDoubleO, smiles.BondingDoubleN, "F"}; !slices.Equal(a.Labels.Vocabulary, want) || !slices.Equal(b.Labels.Vocabulary, want) {
 		t.Errorf("vocabularies %v (codes) and %v (named), want %v", a.Labels.Vocabulary, b.Labels.Vocabulary, want)
 	}
 	for i := range coded {
@@ -332,5 +332,52 @@ func TestBondingLabels(t *testing.T) {
 	bare.NodeLabels = []string{"L0", "L1"}
 	if _, err := s.WithLabels([]*graph.Graph{mols[0], bare}, nil, 4, 3, nil, true); err == nil || !strings.Contains(err.Error(), "graph 1") {
 		t.Errorf("a graph that is no molecule: %v", err)
+	}
+}
+
+// TestBondingRules: a model keeps the version of the bonding types'
+// rules its vocabulary was fitted with, and types new molecules by it:
+// one written before there were versions (SYBYL's types alone) reads
+// nitrobenzene's oxygens as O.2 and 2-nitroaniline's NH2 as N.3, as it
+// was trained to; a version newer than the program's is refused.
+func TestBondingRules(t *testing.T) {
+	mol := parse(t, "Nc1ccccc1[N+](=O)[O-]")
+	s := Default(filtration.KindHKS)
+	fit, err := s.WithLabels([]*graph.Graph{mol}, nil, 8, 3, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit.Labels.BondingRules != smiles.BondingRules {
+		t.Fatalf("fitted with rules %d, want %d", fit.Labels.BondingRules, smiles.BondingRules)
+	}
+	vocabulary := []string{"C", "N.3", "O.2", "N.H", "O.2x"}
+	groupOf := func(rules int) []string {
+		l := &Labels{Vocabulary: vocabulary, Bonding: true, BondingRules: rules}
+		if err := l.validate(); err != nil {
+			t.Fatal(err)
+		}
+		group, err := l.group(mol, mol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := make([]string, len(group))
+		for v, k := range group {
+			names[v] = "other"
+			if k < len(vocabulary) {
+				names[v] = vocabulary[k]
+			}
+		}
+		return names
+	}
+	// The nitro N is N.2, outside the vocabulary.
+	if got, want := groupOf(0), []string{"N.3", "C", "C", "C", "C", "C", "C", "other", "O.2", "O.2"}; !slices.Equal(got, want) {
+		t.Errorf("a model without a rules version: %v, want %v", got, want)
+	}
+	if got, want := groupOf(smiles.BondingRules), []string{"N.H", "C", "C", "C", "C", "C", "C", "other", "O.2x", "O.2x"}; !slices.Equal(got, want) {
+		t.Errorf("rules %d: %v, want %v", smiles.BondingRules, got, want)
+	}
+	l := &Labels{Vocabulary: vocabulary, Bonding: true, BondingRules: smiles.BondingRules + 1}
+	if err := l.validate(); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("rules from a newer program: %v", err)
 	}
 }

@@ -9,9 +9,13 @@ import (
 // Tripos SYBYL types N.ar, N.2, N.am, N.3, O.2, O.3; Clark, Cramer and
 // Van Opdenbosch, J. Comput. Chem. 10, 982-1012, 1989), so that the heat
 // of a label group tells an amine from an amide and a hydroxyl from an
-// ether, which the element alone cannot. Every other atom keeps its
-// element symbol: carbon's bonding is what the bond-order filtrations
-// already see.
+// ether, which the element alone cannot. Two splits go beyond SYBYL's,
+// after the hydrogen count and attachment that ECFP's atom invariants and
+// pharmacophore types read: a nitrogen with a hydrogen (a hydrogen-bond
+// donor, N.H) from one without, and an oxygen double-bonded to a carbon
+// from one on a heteroatom (S=O, P=O, a nitro group's, O.2x). Every
+// other atom keeps its element symbol: carbon's bonding is what the
+// bond-order filtrations already see.
 const (
 	// BondingAromaticN is an aromatic nitrogen (pyridine, pyrrole).
 	BondingAromaticN = "N.ar"
@@ -22,12 +26,19 @@ const (
 	// carbon that has a double bond to O or S: amides, thioamides, ureas,
 	// carbamates, imides.
 	BondingAmideN = "N.am"
-	// BondingSingleN is any other nitrogen: amines, anilines,
-	// sulfonamides, hydrazines.
+	// BondingDonorN is any other nitrogen with a hydrogen: primary and
+	// secondary amines, anilines, sulfonamides' NH, hydrazines.
+	BondingDonorN = "N.H"
+	// BondingSingleN is any other nitrogen: tertiary amines and anilines,
+	// quaternary ammonium.
 	BondingSingleN = "N.3"
-	// BondingDoubleO is an oxygen with a double bond (carbonyl, S=O, N=O)
-	// or a negative formal charge (carboxylate, a nitro group's O-).
+	// BondingDoubleO is an oxygen with a double bond or a negative formal
+	// charge, except those of O.2x: carbonyl, carboxylate.
 	BondingDoubleO = "O.2"
+	// BondingHeteroDoubleO is an oxygen with a double bond or a negative
+	// charge whose one neighbour is no carbon: S=O, P=O, N=O, a nitro
+	// group's, an N-oxide's.
+	BondingHeteroDoubleO = "O.2x"
 	// BondingHydroxylO is any other oxygen with at most one heavy
 	// neighbour: hydroxyls of alcohols, phenols and acids, water.
 	BondingHydroxylO = "O.H"
@@ -35,6 +46,29 @@ const (
 	// furans.
 	BondingEtherO = "O.3"
 )
+
+// BondingRules is the version of the rules BondingTypes follows, which
+// models keep with their vocabulary: 1 is SYBYL's types alone (N.H typed
+// N.3, O.2x typed O.2), 2 adds the hydrogen and heteroatom splits.
+const BondingRules = 2
+
+// BondingTypesOf returns the bonding types of g under rules version
+// rules (1 or BondingRules), so that a model types atoms as it was
+// trained to.
+func BondingTypesOf(g *graph.Graph, rules int) []string {
+	types := BondingTypes(g)
+	if rules == 1 {
+		for a, t := range types {
+			switch t {
+			case BondingDonorN:
+				types[a] = BondingSingleN
+			case BondingHeteroDoubleO:
+				types[a] = BondingDoubleO
+			}
+		}
+	}
+	return types
+}
 
 // BondingTypes returns the bonding type of every atom of g, whose node
 // labels are element symbols and edge labels bond types: N and O by the
@@ -82,11 +116,17 @@ func BondingTypes(g *graph.Graph) []string {
 						out[a] = BondingAmideN
 					}
 				}
+				if out[a] == BondingSingleN && m.hs[a] > 0 {
+					out[a] = BondingDonorN
+				}
 			}
 		case 8:
 			switch {
 			case multiple(a) || m.charge[a] < 0:
 				out[a] = BondingDoubleO
+				if len(m.inc[a]) == 1 && m.z[m.other(m.inc[a][0], a)] != 6 {
+					out[a] = BondingHeteroDoubleO
+				}
 			case len(m.inc[a]) <= 1 && !aromatic[a]:
 				out[a] = BondingHydroxylO
 			default:

@@ -42,8 +42,9 @@ type Spec struct {
 	// Default 1.
 	LabelTime float64 `json:"labelTime"`
 	// LabelBonding labels the atoms of molecules by bonding type, N and O
-	// by how they are bonded (amide, amine, aromatic; carbonyl, hydroxyl,
-	// ether: smiles.BondingTypes), instead of by node label. It needs
+	// by their bonds and hydrogens (amide, amine with or without H,
+	// aromatic; carbonyl, S=O or N=O, hydroxyl, ether:
+	// smiles.BondingTypes), instead of by node label. It needs
 	// molecules. Default false; the molecules preset sets it.
 	LabelBonding bool `json:"labelBonding"`
 
@@ -255,8 +256,8 @@ const (
 	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:~O,bonds:~N,bonds:~halogens,en"
 	// MoleculesLabelGroups is the molecules preset's number of label
 	// groups: more than Defaults' 6, since bonding types split N and O
-	// into several labels and the halogens would otherwise share "other".
-	MoleculesLabelGroups = 8
+	// into nine labels (docs/method.md, Molecules).
+	MoleculesLabelGroups = 10
 	// MoleculesLabelTime is the molecules preset's diffusion time of the
 	// element indicators: longer than Defaults' 1, so that an atom's
 	// values take in a wider neighbourhood (docs/method.md, Molecules).
