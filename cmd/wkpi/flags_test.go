@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -254,8 +255,8 @@ func TestPresetForData(t *testing.T) {
 		{codedDir, nil, spec.Defaults(), features.ModeStructure},
 		{codedDir, []string{"-preset", "molecules"}, spec.AtomTypes([]string{"3", "1", "2"}), features.ModeAtomTypesLabels + ": 6 most frequent + other, t = 1"},
 		{codedDir, []string{"-preset", "default"}, spec.Defaults(), features.ModeStructure},
-		{smiles, nil, spec.Molecules(), features.ModeMoleculesLabels + ": 8 most frequent bonding types + other, t = 3"},
-		{smiles, []string{"-preset=molecules"}, spec.Molecules(), features.ModeMoleculesLabels + ": 8 most frequent bonding types + other, t = 3"},
+		{smiles, nil, spec.Molecules(), features.ModeMoleculesLabels + fmt.Sprintf(": %d most frequent bonding types + other, t = 3", spec.MoleculesLabelGroups)},
+		{smiles, []string{"-preset=molecules"}, spec.Molecules(), features.ModeMoleculesLabels + fmt.Sprintf(": %d most frequent bonding types + other, t = 3", spec.MoleculesLabelGroups)},
 		{smiles, []string{"-preset", "default"}, spec.Defaults(), features.ModeStructure},
 	} {
 		f, _ := evalFlags(nil)

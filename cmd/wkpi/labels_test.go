@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"wkpi-web/core/spec"
 	"wkpi-web/core/testenv"
 )
 
@@ -42,13 +44,13 @@ func TestLabelMode(t *testing.T) {
 	// molecules, with the preset's label groups; -labels=false leaves them
 	// out.
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off")
-	if code != 0 || !strings.Contains(stdout, "(fixed protocol), molecules and node labels: 8 most frequent bonding types + other, t = 3: accuracy") {
+	if code != 0 || !strings.Contains(stdout, fmt.Sprintf("(fixed protocol), molecules and node labels: %d most frequent bonding types + other, t = 3: accuracy", spec.MoleculesLabelGroups)) {
 		t.Errorf("eval without flags: exit %d, summary does not say the molecules preset's mode:\n%s", code, stdout)
 	}
 	// Bonding types read MUTAG's codes through its README with no
 	// chemistry-aware descriptor too.
 	code, stdout, stderr = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-extra", "none")
-	if code != 0 || !strings.Contains(stdout, "8 most frequent bonding types + other") {
+	if code != 0 || !strings.Contains(stdout, fmt.Sprintf("%d most frequent bonding types + other", spec.MoleculesLabelGroups)) {
 		t.Errorf("eval -extra none: exit %d, %s\n%s", code, stderr, stdout)
 	}
 	code, stdout, _ = wkpi(t, "eval", "-data", dir, "-folds", "3", "-progress", "off", "-labels=false")
