@@ -199,6 +199,19 @@ func (l *Labels) validate() error {
 	return nil
 }
 
+// labelsOf returns the labels g's nodes are grouped by: the bonding
+// types of mol (g as a molecule) under the model's rules when Bonding is
+// set, else g's node labels.
+func (l *Labels) labelsOf(g, mol *graph.Graph) ([]string, error) {
+	if !l.Bonding {
+		return g.NodeLabels, nil
+	}
+	if mol == nil {
+		return nil, errors.New("node-label mode: bonding types need a molecule")
+	}
+	return smiles.BondingTypesOf(mol, l.bondingRules()), nil
+}
+
 // group returns, for every node of g, the index of its label group: of
 // its bonding type in mol (g as a molecule, Settings.Molecule) when
 // Bonding is set, else of its node label. A label outside the
@@ -212,12 +225,9 @@ func (l *Labels) group(g, mol *graph.Graph) ([]int, error) {
 	if len(g.NodeLabels) != g.N {
 		return nil, fmt.Errorf("node-label mode: the graph has no node labels (atom types); use a model trained on structure only")
 	}
-	labels := g.NodeLabels
-	if l.Bonding {
-		if mol == nil {
-			return nil, errors.New("node-label mode: bonding types need a molecule")
-		}
-		labels = smiles.BondingTypesOf(mol, l.bondingRules())
+	labels, err := l.labelsOf(g, mol)
+	if err != nil {
+		return nil, err
 	}
 	index := make(map[string]int, len(l.Vocabulary))
 	for i, v := range l.Vocabulary {
@@ -332,15 +342,16 @@ func (s Settings) FitLabels(graphs []*graph.Graph, k int, t float64, names map[s
 	}
 	labels := make([][]string, len(graphs))
 	for i, g := range graphs {
-		labels[i] = g.NodeLabels
-		if !bonding {
-			continue
+		var mol *graph.Graph
+		var err error
+		if bonding {
+			if mol, err = s.molecule(g); err != nil {
+				return nil, fmt.Errorf("node-label mode: bonding types: graph %d: %w", i, err)
+			}
 		}
-		mol, err := s.molecule(g)
-		if err != nil {
-			return nil, fmt.Errorf("node-label mode: bonding types: graph %d: %w", i, err)
+		if labels[i], err = s.Labels.labelsOf(g, mol); err != nil {
+			return nil, fmt.Errorf("node-label mode: graph %d: %w", i, err)
 		}
-		labels[i] = smiles.BondingTypes(mol)
 	}
 	rank := map[string]int{}
 	for i, l := range fitVocabulary(labels, nil, math.MaxInt, names) {
