@@ -236,3 +236,79 @@ func TestExplainWasm(t *testing.T) {
 		t.Logf("%s model: %d molecules, largest difference of an atom's score %.3g", name, len(native), worst)
 	}
 }
+
+// TestExplainWritings: a molecule written another way, its atoms numbered
+// otherwise (two writings of each of the 200 NCI molecules from RDKit,
+// testdata/rdkit_writings.py, one aromatic and one Kekulé), gets the same
+// decision and, atom for atom, the same scores to 1e-9 (with Simplices,
+// bond for bond too), under both models: ties of a descriptor are broken
+// by a canonical order of the atoms, not by how the file numbers them.
+func TestExplainWritings(t *testing.T) {
+	models, smi, smiles := symmetrySetup(t)
+	py := testenv.Python(t, "rdkit")
+	const writings = 2
+	var rdkit [][]struct {
+		SMILES string `json:"smiles"`
+		Atoms  []int  `json:"atoms"`
+	}
+	testenv.RunJSON(t, py, []string{filepath.Join("testdata", "rdkit_writings.py")}, map[string]any{"smiles": smiles, "writings": writings, "seed": 1}, &rdkit)
+	var lines strings.Builder
+	var from []int // per line of the file: the molecule it writes
+	for i, ws := range rdkit {
+		for _, w := range ws {
+			fmt.Fprintf(&lines, "%s nci%d\n", w.SMILES, i)
+			from = append(from, i)
+		}
+	}
+	other := filepath.Join(t.TempDir(), "writings.smi")
+	if err := os.WriteFile(other, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"default", "no labels"} {
+		for _, attribution := range []explain.Attribution{explain.Nodes, explain.Simplices} {
+			var runs [2][]explain.Explanation
+			for r, file := range []string{smi, other} {
+				code, stdout, stderr := wkpi(t, "explain", "-model", models[name], "-format", "json", "-attribution", string(attribution), file)
+				if code != 0 {
+					t.Fatalf("%s: exit %d: %s", name, code, stderr)
+				}
+				runs[r] = explanations(t, stdout)
+			}
+			given, written := runs[0], runs[1]
+			if len(given) != len(smiles) || len(written) != len(from) {
+				t.Fatalf("%s, %s: %d and %d explanations of %d and %d molecules", name, attribution, len(given), len(written), len(smiles), len(from))
+			}
+			seen := make([]int, len(rdkit))
+			worst := 0.0
+			for l, b := range written {
+				i := from[l]
+				w := rdkit[i][seen[i]]
+				seen[i]++
+				a := given[i]
+				if a.Class != b.Class || math.Abs(a.Decision-b.Decision) > 1e-9 {
+					t.Errorf("%s, %s: %s written %s: class %s, decision %v; as given %s, %v", name, attribution, smiles[i], w.SMILES, b.Class, b.Decision, a.Class, a.Decision)
+					continue
+				}
+				for v, n := range b.Nodes {
+					d := math.Abs(n.Score - a.Nodes[w.Atoms[v]].Score)
+					worst = max(worst, d)
+					if d > 1e-9 {
+						t.Errorf("%s, %s: %s written %s: atom %d (%d as given) scored %v, as given %v", name, attribution, smiles[i], w.SMILES, v, w.Atoms[v], n.Score, a.Nodes[w.Atoms[v]].Score)
+					}
+				}
+				bonds := map[[2]int]float64{}
+				for _, e := range a.Edges {
+					bonds[[2]int{min(e.U, e.V), max(e.U, e.V)}] = e.Score
+				}
+				for _, e := range b.Edges {
+					u, v := w.Atoms[e.U], w.Atoms[e.V]
+					if d := math.Abs(e.Score - bonds[[2]int{min(u, v), max(u, v)}]); d > 1e-9 {
+						worst = max(worst, d)
+						t.Errorf("%s, %s: %s written %s: bond %d-%d scored %v, as given %v", name, attribution, smiles[i], w.SMILES, u, v, e.Score, bonds[[2]int{min(u, v), max(u, v)}])
+					}
+				}
+			}
+			t.Logf("%s model, %s: %d writings of %d molecules, largest difference of a score %.3g", name, attribution, len(written), len(given), worst)
+		}
+	}
+}

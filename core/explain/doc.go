@@ -28,12 +28,15 @@
 // edges keep their parts. Either way the scores that hold the parts
 // (nodes, or nodes and edges) sum to f(x) - f(r).
 //
-// Symmetric atoms get equal scores. The diagrams, and so each point's
-// score, do not depend on how ties of the descriptor are broken, but the
-// simplices a point is handed to do: ties go by vertex index, so of two
-// symmetric atoms the one numbered first would take all. Each part is
-// therefore spread evenly over the symmetry class of the vertex (edge)
-// it goes to: the classes of graph.Graph.SymmetryClasses (colour
+// Every writing of a molecule gets one explanation, and symmetric atoms
+// equal scores. The diagrams, and so each point's score, do not depend
+// on how ties of the descriptor are broken, but the simplices a point is
+// handed to do. The sweeps behind the origins take tied values in a
+// canonical order of the atoms (package features, through
+// graph.Graph.CanonicalOrder), not in the file's order, which leaves only
+// the order among symmetric atoms to chance: of two, the one the
+// canonical order takes first would take all. Each part is therefore
+// spread evenly over the symmetry class of the vertex (edge) it goes to: the classes of graph.Graph.SymmetryClasses (colour
 // refinement) on the graph as the model reads it, its structure, with
 // the node labels when the model has label groups and the node values
 // when a descriptor is made of them (a descriptor not known to read the

@@ -153,14 +153,15 @@ func Diagram(g *graph.Graph, s Settings) (persistence.Diagrams, filtration.Funct
 	if err != nil {
 		return persistence.Diagrams{}, filtration.Function{}, err
 	}
-	d, _, f, err := diagramOf(g, mol, s.Filtration, s.KeepZero, false)
+	d, _, f, err := diagramOf(g, mol, s.Filtration, s.KeepZero, nil)
 	return d, f, err
 }
 
 // diagramOf is Diagram for one descriptor o, with the points' origins
-// (in g's vertices and edges) when withOrigins is set. mol is g read as a
+// (in g's vertices and edges) when canon, the position of each node of g
+// in its canonical order (canonicalOrder), is not nil. mol is g read as a
 // molecule, for the descriptors that need one (nil otherwise).
-func diagramOf(g, mol *graph.Graph, o filtration.Options, keepZero, withOrigins bool) (persistence.Diagrams, persistence.Origins, filtration.Function, error) {
+func diagramOf(g, mol *graph.Graph, o filtration.Options, keepZero bool, canon []int) (persistence.Diagrams, persistence.Origins, filtration.Function, error) {
 	on := g
 	if o.Molecular() {
 		on = mol
@@ -169,15 +170,20 @@ func diagramOf(g, mol *graph.Graph, o filtration.Options, keepZero, withOrigins 
 	if err != nil {
 		return persistence.Diagrams{}, persistence.Origins{}, f, err
 	}
-	if o.Kind == filtration.KindHKS {
-		// Its math.Exp and gonum's loops are assembly on amd64 and pure Go
-		// in the browser's GOOS=js GOARCH=wasm, and their last bits differ.
-		snapTies(f.Vertex, f.Edge)
+	// Values equal in exact arithmetic can differ in their last bits with
+	// the order of a sum (so with how the atoms are numbered: Ricci
+	// curvature, partial charges) or with the platform (HKS: math.Exp and
+	// gonum's loops are assembly on amd64 and pure Go in the browser).
+	snapTies(f.Vertex, f.Edge)
+	withOrigins := canon != nil
+	var ties []int
+	if withOrigins {
+		ties = tieOrder(canon, g, f.On)
 	}
 	if f.On != nil {
 		on = f.On.Graph
 	}
-	d, orig := persist(on, f.Vertex, f.Edge, keepZero, withOrigins)
+	d, orig := persist(on, f.Vertex, f.Edge, keepZero, withOrigins, ties)
 	if withOrigins && f.On != nil {
 		orig = originsBack(orig, f.On)
 	}
@@ -186,7 +192,21 @@ func diagramOf(g, mol *graph.Graph, o filtration.Options, keepZero, withOrigins 
 
 // persist computes the diagrams of g filtered by vertex values (and edge
 // values, when not nil), with their origins when withOrigins is set.
-func persist(g *graph.Graph, vertex, edge []float64, keepZero, withOrigins bool) (persistence.Diagrams, persistence.Origins) {
+// ties, when not nil, is the order in which the sweeps take vertices of
+// equal value (tieOrder), the position of each; nil is their index.
+func persist(g *graph.Graph, vertex, edge []float64, keepZero, withOrigins bool, ties []int) (persistence.Diagrams, persistence.Origins) {
+	if withOrigins && ties != nil {
+		h, hv, he, edgeBack := renumbered(g, vertex, edge, ties)
+		dc, oc := persist(h, hv, he, keepZero, true, nil)
+		oc = originsOn(oc, ties, edgeBack)
+		// The points in the order the features list them (Source.Index),
+		// each with the origin of an equal point of the canonical sweep.
+		d, _ := persist(g, vertex, edge, keepZero, false, nil)
+		if o, ok := alignOrigins(d, dc, oc); ok {
+			return d, o
+		}
+		return dc, oc
+	}
 	var d persistence.Diagrams
 	var orig persistence.Origins
 	if withOrigins {

@@ -268,9 +268,9 @@ func (l *Labels) group(g, mol *graph.Graph) ([]int, error) {
 }
 
 // labelDiagrams computes the diagrams of every label group's heat, with
-// the points' origins when withOrigins is set; mol is g as a molecule
-// (nil unless Bonding needs it).
-func (l *Labels) labelDiagrams(g, mol *graph.Graph, keepZero, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
+// the points' origins when canon (as diagramOf's) is not nil; mol is g as
+// a molecule (nil unless Bonding needs it).
+func (l *Labels) labelDiagrams(g, mol *graph.Graph, keepZero bool, canon []int) ([]persistence.Diagrams, []persistence.Origins, error) {
 	group, err := l.group(g, mol)
 	if err != nil {
 		return nil, nil, err
@@ -281,14 +281,17 @@ func (l *Labels) labelDiagrams(g, mol *graph.Graph, keepZero, withOrigins bool) 
 	}
 	out := make([]persistence.Diagrams, len(heat))
 	origins := make([]persistence.Origins, len(heat))
+
 	for k, h := range heat {
 		// Vertices that are alike (the two ends of a symmetric molecule)
-		// get heats equal up to rounding; cutting the last bits keeps
-		// their differences from becoming points of persistence 1e-17.
+		// get heats equal up to rounding; snapping them keeps their
+		// differences from becoming points of persistence 1e-17. Twelve
+		// decimals, more than the images resolve, keep model files short.
+		snapTies(h, nil)
 		for v := range h {
 			h[v] = math.Round(h[v]*1e12) / 1e12
 		}
-		out[k], origins[k] = persist(g, h, nil, keepZero, withOrigins)
+		out[k], origins[k] = persist(g, h, nil, keepZero, canon != nil, canon)
 	}
 	return out, origins, nil
 }

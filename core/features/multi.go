@@ -187,7 +187,9 @@ func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error)
 
 // GraphOrigins is GraphDiagramsOf with the origin of every point, the
 // vertices and edges of g behind it (persistence.Origin), one Origins per
-// descriptor.
+// descriptor. The diagrams are GraphDiagramsOf's, point for point; the
+// origins do not depend on how g numbers its nodes, up to its
+// automorphisms: tied values are taken in a canonical order (tieOrder).
 func GraphOrigins(g *graph.Graph, s Settings) ([]persistence.Diagrams, []persistence.Origins, error) {
 	return graphDiagrams(g, s, true)
 }
@@ -199,8 +201,12 @@ func graphDiagrams(g *graph.Graph, s Settings, withOrigins bool) ([]persistence.
 	if err != nil {
 		return nil, nil, err
 	}
+	var canon []int
+	if withOrigins {
+		canon = canonicalOrder(g, mol)
+	}
 	for k, o := range append([]filtration.Options{s.Filtration}, s.Extra...) {
-		d, orig, _, err := diagramOf(g, mol, o, s.KeepZero, withOrigins)
+		d, orig, _, err := diagramOf(g, mol, o, s.KeepZero, canon)
 		if err != nil {
 			if k > 0 {
 				return nil, nil, fmt.Errorf("descriptor %d (%s): %w", k, o.Kind, err)
@@ -210,7 +216,7 @@ func graphDiagrams(g *graph.Graph, s Settings, withOrigins bool) ([]persistence.
 		out, origins = append(out, d), append(origins, orig)
 	}
 	if s.Labels != nil {
-		ls, orig, err := s.Labels.labelDiagrams(g, mol, s.KeepZero, withOrigins)
+		ls, orig, err := s.Labels.labelDiagrams(g, mol, s.KeepZero, canon)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -130,3 +130,41 @@ func (g *Graph) Components() (comp []int, count int) {
 	}
 	return comp, len(id)
 }
+
+// Renumbered returns g with node v numbered to[v], to a permutation of
+// 0..N-1: the same graph written in another order, its labels, values and
+// atoms carried along and its edges sorted as New sorts them. It panics
+// if to is not a permutation, a programming error.
+func (g *Graph) Renumbered(to []int) *Graph {
+	if len(to) != g.N {
+		panic(fmt.Sprintf("graph: renumbering of %d nodes for %d", len(to), g.N))
+	}
+	edges := make([]Edge, len(g.Edges))
+	for i, e := range g.Edges {
+		edges[i] = Edge{U: to[e.U], V: to[e.V]}
+	}
+	var labels []string
+	if g.NodeLabels != nil {
+		labels = make([]string, g.N)
+		for v, l := range g.NodeLabels {
+			labels[to[v]] = l
+		}
+	}
+	h, err := New(g.N, edges, g.EdgeLabels, labels)
+	if err != nil || len(h.Edges) != len(g.Edges) {
+		panic(fmt.Sprintf("graph: %v is no renumbering: %v", to, err))
+	}
+	if g.NodeValues != nil {
+		h.NodeValues = make([]float64, g.N)
+		for v, x := range g.NodeValues {
+			h.NodeValues[to[v]] = x
+		}
+	}
+	if g.Atoms != nil {
+		h.Atoms = make([]Atom, g.N)
+		for v, a := range g.Atoms {
+			h.Atoms[to[v]] = a
+		}
+	}
+	return h
+}

@@ -73,3 +73,19 @@ func TestClassIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestRenumbered(t *testing.T) {
+	// C0-N1=O2 with values and atoms, numbered O0 C1 N2.
+	g, err := New(3, []Edge{{U: 0, V: 1}, {U: 1, V: 2}}, []string{"1", "2"}, []string{"C", "N", "O"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.NodeValues = []float64{0.5, 1.5, 2.5}
+	g.Atoms = []Atom{{Hydrogens: 3}, {Charge: 1}, {Charge: -1}}
+	h := g.Renumbered([]int{1, 2, 0})
+	want := &Graph{N: 3, Edges: []Edge{{U: 0, V: 2}, {U: 1, V: 2}}, EdgeLabels: []string{"2", "1"}, NodeLabels: []string{"O", "C", "N"},
+		NodeValues: []float64{2.5, 0.5, 1.5}, Atoms: []Atom{{Charge: -1}, {Hydrogens: 3}, {Charge: 1}}}
+	if !reflect.DeepEqual(h, want) {
+		t.Errorf("renumbered %+v, want %+v", h, want)
+	}
+}

@@ -5,13 +5,12 @@ import (
 	"wkpi-web/core/smiles"
 )
 
-// Molecule returns g as a molecule whose bonds are normalised as Of
-// normalises them before taking a scaffold (aromatic bonds outside rings
-// single; ring bonds that alternate across Kekulé structures aromatic),
-// after RDKit's clean-up of over-bonded groups (smiles.CleanedBonds), so
-// that descriptors read the same bond types whichever way a molecule was
-// written: C1=CC=CC=C1 and c1ccccc1 both give six aromatic bonds,
-// CN(=O)=O and C[N+](=O)[O-] one single and one double N-O bond.
+// Molecule returns g as a molecule with the bond types of RDKit's
+// sanitisation (smiles.Sanitized: its clean-up of over-bonded groups,
+// then its aromaticity model), so that descriptors read the same bond
+// types whichever way a molecule was written: C1=CC=CC=C1 and c1ccccc1
+// both give six aromatic bonds, C1=CC=CS1 and c1ccsc1 five, CN(=O)=O and
+// C[N+](=O)[O-] one single and one double N-O bond.
 // Node labels are element symbols and edge labels bond types ("1", "2",
 // "3", "4" aromatic, "$"); nodes and edges keep g's order, so the
 // result's edge i is g's edge i. Node and edge labels that are codes are
@@ -36,6 +35,7 @@ func Molecule(g *graph.Graph, nodeNames, edgeNames map[string]string) (*graph.Gr
 		return nil, err
 	}
 	h.EdgeLabels = m.bonds
+	_, h.EdgeLabels = smiles.Sanitized(&h)
 	return &h, nil
 }
 

@@ -15,6 +15,13 @@ func TestMolecule(t *testing.T) {
 	}{
 		{"C1=CC=CC=C1", []string{"4", "4", "4", "4", "4", "4"}},
 		{"c1ccccc1-c1ccccc1", []string{"4", "4", "4", "4", "4", "4", "1", "4", "4", "4", "4", "4", "4"}},
+		// RDKit's aromaticity, whichever way the ring is written: a
+		// thiophene, a pyrrole, a 2-pyridone (its C=O stays double).
+		{"C1=CC=CS1", []string{"4", "4", "4", "4", "4"}},
+		{"c1ccsc1", []string{"4", "4", "4", "4", "4"}},
+		{"C1=CNC=C1", []string{"4", "4", "4", "4", "4"}},
+		{"O=C1C=CC=CN1", []string{"2", "4", "4", "4", "4", "4", "4"}},
+		{"O=c1cccc[nH]1", []string{"2", "4", "4", "4", "4", "4", "4"}},
 		// Bonds outside rings stay as written: a charge-separated nitro
 		// group keeps one single and one double N-O bond, and the
 		// five-valent writing gets them too (RDKit's clean-up), as do

@@ -53,13 +53,15 @@ func sanitize(g *graph.Graph, fixed, removed []int, lowercase []bool) {
 	}
 }
 
-// Sanitized returns what RDKit's sanitisation makes of a molecule whose
-// g.Atoms hold charges and hydrogen counts: the aromaticity of each atom
-// and the bond type of each edge, BondAromatic for a bond of an aromatic
-// ring and otherwise its Kekulé order (aromatic bonds as written are
-// kekulised first, then aromaticity is perceived afresh, as RDKit does).
+// Sanitized returns what RDKit's sanitisation makes of a molecule: the
+// aromaticity of each atom and the bond type of each edge, BondAromatic
+// for a bond of an aromatic ring and otherwise its Kekulé order (aromatic
+// bonds as written are kekulised first, then aromaticity is perceived
+// afresh, as RDKit does), so that every writing of a molecule gets the
+// same. g.Atoms holds the charges and hydrogen counts; a molecule without
+// them (a TU dataset's) gets them as GasteigerCharges does.
 func Sanitized(g *graph.Graph) (aromatic []bool, bonds []string) {
-	return newMolecule(g).sanitized()
+	return newMolecule(withAtoms(g)).sanitized()
 }
 
 // molecule is a graph with the per-atom facts the valence and

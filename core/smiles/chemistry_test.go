@@ -125,6 +125,23 @@ func TestChemistryMatchesRDKitCases(t *testing.T) {
 // from RDKit's sanitised one, among those that neither RDKit nor the
 // string makes aromatic (CleanedBonds perceives no aromaticity).
 func bondDiff(s string, want [][3]any) string {
+	return bondsDiff(s, want, func(g *graph.Graph, k int, rdkit string) bool {
+		return rdkit == BondAromatic || g.EdgeLabels[k] == BondAromatic
+	}, CleanedBonds, "cleaned")
+}
+
+// sanitizedDiff returns the first bond whose type after Sanitized differs
+// from RDKit's sanitised one.
+func sanitizedDiff(s string, want [][3]any) string {
+	return bondsDiff(s, want, func(*graph.Graph, int, string) bool { return false }, func(g *graph.Graph) []string {
+		_, bonds := Sanitized(g)
+		return bonds
+	}, "sanitised")
+}
+
+// bondsDiff returns the first bond of s, skip aside, whose type in
+// bonds(g) differs from RDKit's (want, the oracle's [begin, end, type]).
+func bondsDiff(s string, want [][3]any, skip func(g *graph.Graph, k int, rdkit string) bool, bonds func(*graph.Graph) []string, name string) string {
 	g, err := Parse(s)
 	if err != nil {
 		return fmt.Sprintf("Parse refuses what RDKit reads: %v", err)
@@ -134,28 +151,26 @@ func bondDiff(s string, want [][3]any) string {
 		u, v := int(b[0].(float64)), int(b[1].(float64))
 		rdkit[graph.Edge{U: min(u, v), V: max(u, v)}] = b[2].(string)
 	}
-	cleaned := CleanedBonds(g)
+	got := bonds(g)
 	for k, e := range g.Edges {
 		w, ok := rdkit[e]
 		if !ok {
 			return fmt.Sprintf("bond %d-%d: RDKit has none", e.U, e.V)
 		}
-		if w == BondAromatic || g.EdgeLabels[k] == BondAromatic {
+		if skip(g, k, w) {
 			continue
 		}
-		if cleaned[k] != w {
-			return fmt.Sprintf("bond %d-%d (%s-%s) written %q: cleaned %q, RDKit %q", e.U, e.V, g.NodeLabels[e.U], g.NodeLabels[e.V], g.EdgeLabels[k], cleaned[k], w)
+		if got[k] != w {
+			return fmt.Sprintf("bond %d-%d (%s-%s) written %q: %s %q, RDKit %q", e.U, e.V, g.NodeLabels[e.U], g.NodeLabels[e.V], g.EdgeLabels[k], name, got[k], w)
 		}
 	}
 	return ""
 }
 
-// CleanedBonds gives RDKit's bond types after sanitisation wherever
-// neither makes a bond aromatic: on over-bonded groups as the five-valent
-// writings put them and on every NCI molecule.
-func TestCleanedBondsMatchRDKit(t *testing.T) {
-	cases := strings.Fields(`CN(=O)=O c1ccccc1N(=O)=O O=N(=O)c1ccc(cc1)N(=O)=O C[N+](=O)[O-] CN=N#N CN=[N+]=[N-]
-		OCl(=O)(=O)=O [O-]Cl(=O)(=O)=O OBr(=O)=O OI(=O)(=O)=O CON(=O)=O O=N(=O)OC CC(=O)[O-] OS(=O)(=O)O`)
+// matchBondsRDKit checks diff on cases (which RDKit must read) and on the
+// NCI molecules, but those in except.
+func matchBondsRDKit(t *testing.T, cases []string, except map[string]bool, diff func(s string, want [][3]any) string) {
+	t.Helper()
 	inputs := append(cases, testenv.NCISmiles(t)...)
 	out := rdkitAtomsOf(t, inputs)
 	for i, want := range out.Bonds {
@@ -165,8 +180,35 @@ func TestCleanedBondsMatchRDKit(t *testing.T) {
 			}
 			continue
 		}
-		if d := bondDiff(inputs[i], want); d != "" {
+		if except[inputs[i]] {
+			continue
+		}
+		if d := diff(inputs[i], want); d != "" {
 			t.Errorf("%q: %s", inputs[i], d)
 		}
 	}
+}
+
+// CleanedBonds gives RDKit's bond types after sanitisation wherever
+// neither makes a bond aromatic: on over-bonded groups as the five-valent
+// writings put them and on every NCI molecule.
+func TestCleanedBondsMatchRDKit(t *testing.T) {
+	cases := strings.Fields(`CN(=O)=O c1ccccc1N(=O)=O O=N(=O)c1ccc(cc1)N(=O)=O C[N+](=O)[O-] CN=N#N CN=[N+]=[N-]
+		OCl(=O)(=O)=O [O-]Cl(=O)(=O)=O OBr(=O)=O OI(=O)(=O)=O CON(=O)=O O=N(=O)OC CC(=O)[O-] OS(=O)(=O)O`)
+	matchBondsRDKit(t, cases, nil, bondDiff)
+}
+
+// Sanitized gives every bond RDKit's type after sanitisation, aromatic
+// ones included, on every NCI molecule (written in Kekulé form) but one
+// and on heteroaromatic rings written either way, so that all writings of
+// a molecule read alike.
+func TestSanitizedMatchesRDKit(t *testing.T) {
+	cases := strings.Fields(`C1=CC=CS1 c1ccsc1 C1=CNC=C1 c1cc[nH]c1 O1C=CC=C1 o1cccc1 O=C1C=CC=CN1 O=c1cccc[nH]1
+		CC1=NC=CS1 Cc1nccs1 C1=CC=C2C=CC=CC2=C1 c1ccc2ccccc2c1 O=C1OC2=CC=CC=C2C=C1 O=c1ccc2ccccc2o1 C1=CC=CC=C1C1=CC=CO1`)
+	// A porphyrin. Its atoms are aromatic for both, but RDKit makes
+	// aromatic the bonds of its 16-atom macrocycle and of one pyrrole ring
+	// where Sanitized takes three other pyrrole rings: the fused ring
+	// systems are searched otherwise (known, not fixed).
+	porphyrin := "CC1=C2NC(=C1CCC(O)=O)C=C3N=C(C=C4NC(=CC5=NC(=C2)C(=C5C)C=C)C(=C4C)C=C)C(=C3CCC(O)=O)C"
+	matchBondsRDKit(t, cases, map[string]bool{porphyrin: true}, sanitizedDiff)
 }
