@@ -33,7 +33,7 @@
 // on how ties of the descriptor are broken, but the simplices a point is
 // handed to do. The sweeps behind the origins take tied values in a
 // canonical order of the atoms (package features, through
-// graph.Graph.CanonicalOrder), not in the file's order, which leaves only
+// graph.Graph.CanonicalLabelling), not in the file's order, which leaves only
 // the order among symmetric atoms to chance: of two, the one the
 // canonical order takes first would take all. Each part is therefore
 // spread evenly over the symmetry class of the vertex (edge) it goes to: the classes of graph.Graph.SymmetryClasses (colour

@@ -7,4 +7,9 @@
 // A Graph is normalised on construction (edges ordered U < V, sorted,
 // without duplicates), so that parsers may hand it edges in any order and
 // any multiplicity (TU files list each edge twice, IMDB-BINARY four times).
+//
+// Graphs also know their symmetry: SymmetryClasses (colour refinement)
+// and CanonicalLabelling (individualisation-refinement, exact), for
+// scaffolds' canonical forms and for explanations that do not depend on
+// how a file numbers its atoms.
 package graph

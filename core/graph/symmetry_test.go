@@ -2,10 +2,7 @@ package graph_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"wkpi-web/core/graph"
@@ -177,80 +174,4 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// TestCanonicalOrder: every numbering of a molecule of RDKit's NCI sample
-// (1,000 of them, each renumbered at random three times), and of a graph
-// of twins, puts it in the same canonical form, the graph renumbered by
-// CanonicalOrder; the order is a permutation, also where colour
-// refinement alone cannot split a class (the regular graph of
-// TestSymmetryClasses).
-func TestCanonicalOrder(t *testing.T) {
-	all := testenv.NCISmiles(t)
-	rng := rand.New(rand.NewPCG(1, 2))
-	molecules := 0
-	for i := 0; i < len(all) && molecules < 1000; i += 5 {
-		g, err := smiles.Parse(all[i])
-		if err != nil {
-			continue
-		}
-		molecules++
-		want := canonicalForm(t, g)
-		for range 3 {
-			if got := canonicalForm(t, g.Renumbered(rng.Perm(g.N))); got != want {
-				t.Fatalf("%s: canonical forms differ between numberings:\n%s\n%s", all[i], want, got)
-			}
-		}
-	}
-	if molecules < 900 {
-		t.Fatalf("only %d molecules read", molecules)
-	}
-	// Twins: stars of 3 and 2,000 leaves joined at their hubs (set apart
-	// in one step, not one leaf at a time), and a clique of three leaves
-	// on one hub.
-	var stars []graph.Edge
-	for leaf := 2; leaf < 2005; leaf++ {
-		stars = append(stars, graph.Edge{U: min(leaf-2, 1), V: leaf})
-	}
-	stars = append(stars, graph.Edge{U: 0, V: 1}, graph.Edge{U: 2005, V: 2006}, graph.Edge{U: 2006, V: 2007}, graph.Edge{U: 2005, V: 2007},
-		graph.Edge{U: 0, V: 2005}, graph.Edge{U: 0, V: 2006}, graph.Edge{U: 0, V: 2007})
-	labels := make([]string, 2008)
-	for v := range labels {
-		labels[v] = "C"
-	}
-	g := mustNew(t, 2008, stars, nil, labels)
-	g.EdgeLabels = make([]string, len(g.Edges))
-	for i := range g.EdgeLabels {
-		g.EdgeLabels[i] = "1"
-	}
-	want := canonicalForm(t, g)
-	if got := canonicalForm(t, g.Renumbered(rng.Perm(g.N))); got != want {
-		t.Errorf("stars: canonical forms differ between numberings")
-	}
-	regular := []graph.Edge{{U: 0, V: 1}, {U: 1, V: 2}, {U: 0, V: 2}, {U: 3, V: 4}, {U: 4, V: 5}, {U: 3, V: 5},
-		{U: 6, V: 7}, {U: 7, V: 8}, {U: 8, V: 9}, {U: 9, V: 10}, {U: 10, V: 11}, {U: 6, V: 11}}
-	order := mustNew(t, 12, regular, nil, nil).CanonicalOrder()
-	if !slices.Equal(slices.Sorted(slices.Values(order)), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
-		t.Errorf("regular graph: order %v is no permutation", order)
-	}
-}
-
-// canonicalForm writes g renumbered by its canonical order: node labels
-// and values by position, then the sorted edges with their labels.
-func canonicalForm(t *testing.T, g *graph.Graph) string {
-	t.Helper()
-	order := g.CanonicalOrder()
-	inv := make([]int, g.N)
-	for v, p := range order {
-		inv[p] = v
-	}
-	c := g.Renumbered(order)
-	var b strings.Builder
-	for p := range c.N {
-		fmt.Fprintf(&b, "%s ", g.NodeLabels[inv[p]])
-	}
-	for i, e := range c.Edges {
-		fmt.Fprintf(&b, "%d-%d:%s ", e.U, e.V, c.EdgeLabels[i])
-	}
-	return b.String()
 }

@@ -15,8 +15,8 @@
 // those by a double bond, so that the O of a ring or linking C=O and
 // both O of a linking sulfonyl stay, while an acetyl group, a nitrile or
 // a nitro group go whole. An acyclic molecule has the empty scaffold.
-// Key is the canonical form of the scaffold (Canonical: exact canonical
-// labelling by colour refinement and individualisation, no hash), and
+// Key is the canonical form of the scaffold (Canonical: the exact
+// canonical labelling of graph.Graph.CanonicalLabelling, no hash), and
 // Groups numbers a dataset's molecules by their keys.
 //
 // Before taking the scaffold, bonds are normalised as RDKit's
