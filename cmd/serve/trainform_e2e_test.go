@@ -71,7 +71,8 @@ func checkTrainForm(t *testing.T, ctx context.Context) {
 		until(`document.querySelector("#train-prior").value === "0" && document.querySelector("#train-contrast").value === "0" &&
 			document.querySelector("#train-grid").value === "paper" && document.querySelector("#train-inner").value === "10" &&
 			document.querySelector("#train-extra").value === "none" && document.querySelector("#train-auto").value === "off" &&
-			document.querySelector("#train-svm-choice").value === "off" && !document.querySelector("#train-invalid")`),
+			document.querySelector("#train-svm-choice").value === "off" && document.querySelector("#train-keep-zero").value === "on" &&
+			!document.querySelector("#train-invalid")`),
 		chromedp.Click(chromedp.CSS("#train-reset")),
 		until(fmt.Sprintf(`document.querySelector("#train-svm-choice").value === "on" && document.querySelector("#train-sigma").value === %q &&
 			document.querySelector("#train-m").value === "%d" && document.querySelector("#train-prior").value === %q &&
