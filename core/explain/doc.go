@@ -22,8 +22,10 @@
 // (persistence.Origin). With Attribution Nodes (the default) all of it
 // reaches nodes: a 0-dimensional point gives half to the vertex where
 // its component is born and half to the edge that ends it, an Ext0 point
-// equal parts to the vertices of its minimum and maximum, a cycle equal
-// parts to its edges, and an edge's part is split between its two ends;
+// half to the vertex of its minimum and half to that of its maximum
+// (where values tie, to several vertices and edges, by the origin's
+// shares), a cycle equal parts to its edges, and an edge's part is
+// split between its two ends;
 // an edge's score is then the sum of its ends' scores. With Simplices,
 // edges keep their parts. Either way the scores that hold the parts
 // (nodes, or nodes and edges) sum to f(x) - f(r).
@@ -31,10 +33,14 @@
 // Every writing of a molecule gets one explanation, and symmetric atoms
 // equal scores. The diagrams, and so each point's score, do not depend
 // on how ties of the descriptor are broken, but the simplices a point is
-// handed to do. The sweeps behind the origins take tied values in a
+// handed to would. A 0-dimensional point (Ord0, Rel1, Ext0) therefore
+// names every simplex some order of the tied values could give it, with
+// shares (persistence.Origin): a ring whose atoms enter together hands
+// its points to all of its atoms and bonds alike. A cycle's point keeps
+// the one cycle its sweep finds, and that sweep takes tied values in a
 // canonical order of the atoms (package features, through
-// graph.Graph.CanonicalLabelling), not in the file's order, which leaves only
-// the order among symmetric atoms to chance: of two, the one the
+// graph.Graph.CanonicalLabelling), not in the file's order, which leaves
+// only the order among symmetric atoms to chance: of two, the one the
 // canonical order takes first would take all. Each part is therefore
 // spread evenly over the symmetry class of the vertex (edge) it goes to: the classes of graph.Graph.SymmetryClasses (colour
 // refinement) on the graph as the model reads it, its structure, with

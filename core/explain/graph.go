@@ -71,7 +71,8 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 			orig := originOf(origins[k], src)
 			p := ds[k]
 			point := pointOf(p, src)
-			ps := wire.PointScore{Descriptor: names[k], Diagram: src.Diagram, Index: src.Index, Birth: point.Birth, Death: point.Death, Score: score, Vertices: orig.Vertices}
+			ps := wire.PointScore{Descriptor: names[k], Diagram: src.Diagram, Index: src.Index, Birth: point.Birth, Death: point.Death, Score: score,
+				Vertices: orig.Vertices, VertexShares: orig.VertexShares, EdgeShares: orig.EdgeShares}
 			for _, ei := range orig.Edges {
 				ps.Edges = append(ps.Edges, [2]int{g.Edges[ei].U, g.Edges[ei].V})
 			}
@@ -96,18 +97,18 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 
 // share hands a point's score to its simplices: with vertices and edges
 // (a 0-dimensional point) half to each kind, otherwise all to the kind
-// it has, equal parts within a kind; with Nodes an edge's part goes half
+// it has, within a kind by the origin's shares; with Nodes an edge's part goes half
 // to each end. Each part goes to the simplex's symmetry class (spread).
 func (e *Explainer) share(nodes, edges *spread, g *graph.Graph, o persistence.Origin, score float64) {
 	toVertices, toEdges := score, score
 	if len(o.Vertices) > 0 && len(o.Edges) > 0 {
 		toVertices, toEdges = score/2, score/2
 	}
-	for _, v := range o.Vertices {
-		nodes.add(v, toVertices/float64(len(o.Vertices)))
+	for k, v := range o.Vertices {
+		nodes.add(v, toVertices*o.VertexShare(k))
 	}
-	for _, i := range o.Edges {
-		part := toEdges / float64(len(o.Edges))
+	for k, i := range o.Edges {
+		part := toEdges * o.EdgeShare(k)
 		if e.opts.Attribution == Nodes {
 			nodes.add(g.Edges[i].U, part/2)
 			nodes.add(g.Edges[i].V, part/2)

@@ -105,32 +105,42 @@ func codedLabels(labels []string) bool {
 // originsBack maps origins found on a derived graph (a subdivision or an
 // induced subgraph) to the input graph's vertices and edges: a bond's
 // vertex of a subdivision becomes that bond, and each edge the input
-// edge it lies on, listed once.
+// edge it lies on, listed once with the shares of all the derived
+// simplices it stands for.
 func originsBack(o persistence.Origins, on *filtration.Derived) persistence.Origins {
 	back := func(os []persistence.Origin) []persistence.Origin {
 		out := make([]persistence.Origin, len(os))
 		for i, x := range os {
-			var y persistence.Origin
-			for _, v := range x.Vertices {
+			vertices, edges := &parts{}, &parts{}
+			for k, v := range x.Vertices {
 				if r := on.Vertex[v]; r.Edge {
-					y.Edges = appendOnce(y.Edges, r.Index)
+					edges.add(r.Index, x.VertexShare(k))
 				} else {
-					y.Vertices = appendOnce(y.Vertices, r.Index)
+					vertices.add(r.Index, x.VertexShare(k))
 				}
 			}
-			for _, e := range x.Edges {
-				y.Edges = appendOnce(y.Edges, on.Edge[e])
+			for k, e := range x.Edges {
+				edges.add(on.Edge[e], x.EdgeShare(k))
 			}
-			out[i] = y
+			out[i] = persistence.Origin{Vertices: vertices.ids, Edges: edges.ids, VertexShares: persistence.Shares(vertices.weight), EdgeShares: persistence.Shares(edges.weight)}
 		}
 		return out
 	}
 	return persistence.Origins{Ord0: back(o.Ord0), Rel1: back(o.Rel1), Ext0: back(o.Ext0), Ext1: back(o.Ext1)}
 }
 
-func appendOnce(xs []int, x int) []int {
-	if slices.Contains(xs, x) {
-		return xs
+// parts sums the shares that simplices of a derived graph hand to the
+// input graph's simplices they stand for: a bond's vertex and its two
+// half-bonds all stand for the bond.
+type parts struct {
+	ids    []int
+	weight []float64
+}
+
+func (p *parts) add(id int, w float64) {
+	if k := slices.Index(p.ids, id); k >= 0 {
+		p.weight[k] += w
+		return
 	}
-	return append(xs, x)
+	p.ids, p.weight = append(p.ids, id), append(p.weight, w)
 }

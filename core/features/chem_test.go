@@ -1,6 +1,7 @@
 package features
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -124,6 +125,64 @@ func TestElementGroupDiagrams(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Ties in the bond-order filtration, shared: benzene's five (0, 1)
+// points are born at every ring atom and end at every ring bond alike,
+// however the atoms are numbered; toluene's ring bonds enter at one rank
+// and its methyl's bond at another, so the methyl carbon's point (0, 2)
+// ends at that bond alone, born at the methyl carbon or at any ring atom
+// (the ring's component may survive through any of its six, each 1/7),
+// and the ring's points share the ring atoms and bonds.
+func TestBondOriginsShared(t *testing.T) {
+	for _, c := range []struct {
+		smiles string
+		point  persistence.Point
+		want   persistence.Origin
+	}{
+		{"c1ccccc1", persistence.Point{Birth: 0, Death: 1}, persistence.Origin{Vertices: []int{0, 1, 2, 3, 4, 5}, Edges: []int{0, 1, 2, 3, 4, 5}}},
+		// Bonds in order of their ends: the methyl's, 2-3, is bond 3.
+		{"c1cc(C)ccc1", persistence.Point{Birth: 0, Death: 1}, persistence.Origin{Vertices: []int{0, 1, 2, 4, 5, 6}, Edges: []int{0, 1, 2, 4, 5, 6}}},
+		{"c1cc(C)ccc1", persistence.Point{Birth: 0, Death: 2}, persistence.Origin{Vertices: []int{0, 1, 2, 3, 4, 5, 6}, Edges: []int{3},
+			VertexShares: []float64{1.0 / 12, 1.0 / 12, 1.0 / 12, 1.0 / 2, 1.0 / 12, 1.0 / 12, 1.0 / 12}}},
+	} {
+		ds, origins, err := GraphOrigins(parse(t, c.smiles), bondSettings(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i, p := range ds[0].Ord0 {
+			if p != c.point {
+				continue
+			}
+			n++
+			o := origins[0].Ord0[i]
+			if !sameOrigin(o, c.want) {
+				t.Errorf("%s: point %v from %+v, want %+v", c.smiles, p, o, c.want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no point %v in %v", c.smiles, c.point, ds[0].Ord0)
+		}
+	}
+}
+
+// sameOrigin compares two origins' simplices and shares, in any order,
+// to 1e-12.
+func sameOrigin(a, b persistence.Origin) bool {
+	same := func(ids []int, share func(int) float64, wantIDs []int, want func(int) float64) bool {
+		if len(ids) != len(wantIDs) {
+			return false
+		}
+		for k, id := range ids {
+			j := slices.Index(wantIDs, id)
+			if j < 0 || math.Abs(share(k)-want(j)) > 1e-12 {
+				return false
+			}
+		}
+		return true
+	}
+	return same(a.Vertices, a.VertexShare, b.Vertices, b.VertexShare) && same(a.Edges, a.EdgeShare, b.Edges, b.EdgeShare)
 }
 
 // A TU dataset's codes are read through its README's tables: MUTAG's

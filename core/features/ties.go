@@ -59,12 +59,14 @@ func snapTies(vertex, edge []float64) {
 // structure-only descriptor reads and which a file may write in more than
 // one way (a Kekulé structure or aromatic bonds).
 //
-// Sweeps break ties by index, and which of two tied vertices a point is
-// born at decides which atom its share of a prediction goes to. The
-// index is how a file happens to number the atoms: the same molecule
-// written two ways would get two explanations. The explanations' sweeps
-// take tied values in this order instead (tieOrder); the diagrams
-// themselves do not depend on it.
+// Sweeps break ties by index. A 0-dimensional point's origin names
+// every simplex an order of the ties could give it (persistence.Origin),
+// but a cycle's is the one cycle its sweep finds, which decides which
+// bonds its share of a prediction goes to. The index is how a file
+// happens to number the atoms: the same molecule written two ways would
+// get two explanations. The explanations' sweeps take tied values in
+// this order instead (tieOrder); the diagrams themselves do not depend
+// on it.
 func canonicalOrder(g, mol *graph.Graph) []int {
 	h := mol
 	if h == nil {
@@ -156,6 +158,7 @@ func originsOn(o persistence.Origins, order, edgeBack []int) persistence.Origins
 	back := func(os []persistence.Origin) []persistence.Origin {
 		out := make([]persistence.Origin, len(os))
 		for i, x := range os {
+			out[i] = persistence.Origin{VertexShares: x.VertexShares, EdgeShares: x.EdgeShares}
 			for _, v := range x.Vertices {
 				out[i].Vertices = append(out[i].Vertices, vertexBack[v])
 			}

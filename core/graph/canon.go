@@ -320,17 +320,8 @@ func (c *canon) equivalent(v int, done, path []int) bool {
 	if len(done) == 0 || c.exhaustive {
 		return false
 	}
-	parent := make([]int, c.n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	parent := NewDisjointSets(c.n)
+	find := parent.Find
 	for _, a := range c.autos {
 		fixes := true
 		for _, p := range path {

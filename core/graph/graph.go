@@ -95,18 +95,8 @@ func (g *Graph) Neighbors() [][]int {
 // Components labels each node with its connected component (0..count-1,
 // numbered in order of their smallest node) and returns the count.
 func (g *Graph) Components() (comp []int, count int) {
-	parent := make([]int, g.N)
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	parent := NewDisjointSets(g.N)
+	find := parent.Find
 	for _, e := range g.Edges {
 		a, b := find(e.U), find(e.V)
 		if a != b {

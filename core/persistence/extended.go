@@ -49,41 +49,56 @@ func extended(g *graph.Graph, f []float64, withOrigins bool) (Diagrams, Origins)
 	down := edgeValues(g, f, math.Min)
 	sub := sweep(g, f, up, ascending)
 	super := sweep(g, f, down, descending)
-	ext0, ends := componentRanges(g, f)
+	ext0, ends := componentRanges(g, f, withOrigins)
 	ext1, loops := cycles(g, up, down, sub.order, super, withOrigins)
 	d := Diagrams{Ord0: sub.pairs, Rel1: super.pairs, Ext0: ext0, Ext1: ext1}
 	if !withOrigins {
 		return d, Origins{}
 	}
-	return d, Origins{Ord0: sub.origins(), Rel1: super.origins(), Ext0: ends, Ext1: loops}
+	ord0, _ := sharedOrigins(g, f, up, ascending, sub)
+	rel1, _ := sharedOrigins(g, f, down, descending, super)
+	return d, Origins{Ord0: ord0, Rel1: rel1, Ext0: ends, Ext1: loops}
 }
 
 // componentRanges gives (min, max) of f over each connected component,
-// and the vertices where they are reached (ties to the lower index, as
-// the sweeps order them).
-func componentRanges(g *graph.Graph, f []float64) ([]Point, []Origin) {
+// in order of the component's smallest node, and with withOrigins the
+// vertices where they are reached: every vertex at the minimum, with half
+// the point's part shared among them, and every one at the maximum with
+// the other half (all of the component's, evenly, where f is constant on
+// it).
+func componentRanges(g *graph.Graph, f []float64, withOrigins bool) ([]Point, []Origin) {
 	comp, count := g.Components()
 	ps := make([]Point, count)
-	lo, hi := make([]int, count), make([]int, count)
 	seen := make([]bool, count)
 	for v, c := range comp {
 		if !seen[c] {
 			seen[c] = true
 			ps[c] = Point{Birth: f[v], Death: f[v]}
-			lo[c], hi[c] = v, v
 		}
-		if f[v] < ps[c].Birth {
-			ps[c].Birth, lo[c] = f[v], v
+		ps[c].Birth = min(ps[c].Birth, f[v])
+		ps[c].Death = max(ps[c].Death, f[v])
+	}
+	if !withOrigins {
+		return ps, nil
+	}
+	lo, hi := make([][]int, count), make([][]int, count)
+	for v, c := range comp {
+		if f[v] == ps[c].Birth {
+			lo[c] = append(lo[c], v)
 		}
-		if f[v] > ps[c].Death {
-			ps[c].Death, hi[c] = f[v], v
+		if f[v] == ps[c].Death && f[v] != ps[c].Birth {
+			hi[c] = append(hi[c], v)
 		}
 	}
 	ends := make([]Origin, count)
 	for c := range ends {
-		ends[c].Vertices = []int{lo[c]}
-		if hi[c] != lo[c] {
-			ends[c].Vertices = append(ends[c].Vertices, hi[c])
+		ends[c].Vertices = append(lo[c], hi[c]...)
+		if len(hi[c]) > 0 && len(lo[c]) != len(hi[c]) {
+			for _, n := range []int{len(lo[c]), len(hi[c])} {
+				for range n {
+					ends[c].VertexShares = append(ends[c].VertexShares, 0.5/float64(n))
+				}
+			}
 		}
 	}
 	return ps, ends

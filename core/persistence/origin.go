@@ -15,9 +15,37 @@ package persistence
 //     value of f and dies at its smallest.
 //
 // Vertices are node indices and Edges indices into Graph.Edges.
+//
+// Where values tie, which vertex a class is born at and which edge ends
+// it depend on the order a sweep takes the tied ones in, which nothing
+// about the graph decides. The 0-dimensional points' origins (Ord0,
+// Rel1, Ext0) therefore name every simplex some order would give, with
+// shares (see sharedOrigins): such a point may be born at several
+// vertices and die at several edges, part by part. Ext1 points keep the
+// one cycle of the sweep's order.
 type Origin struct {
 	Vertices []int `json:"vertices,omitempty"`
 	Edges    []int `json:"edges,omitempty"`
+	// VertexShares and EdgeShares are each listed vertex's (edge's) part
+	// of what the point hands its vertices (edges), in the same order,
+	// summing to 1; nil is equal parts.
+	VertexShares []float64 `json:"vertexShares,omitempty"`
+	EdgeShares   []float64 `json:"edgeShares,omitempty"`
+}
+
+// VertexShare is vertex i's (Vertices[i]'s) part of what o's point hands
+// its vertices.
+func (o Origin) VertexShare(i int) float64 { return share(o.VertexShares, len(o.Vertices), i) }
+
+// EdgeShare is edge i's (Edges[i]'s) part of what o's point hands its
+// edges.
+func (o Origin) EdgeShare(i int) float64 { return share(o.EdgeShares, len(o.Edges), i) }
+
+func share(shares []float64, n, i int) float64 {
+	if shares == nil {
+		return 1 / float64(n)
+	}
+	return shares[i]
 }
 
 // Origins holds the Origin of every point of a Diagrams, sub-diagram by

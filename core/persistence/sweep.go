@@ -22,20 +22,24 @@ import (
 // It panics if f (or a non-nil edge) has the wrong length, a programming
 // error rather than bad input.
 func Sublevel0(g *graph.Graph, f []float64, edge []float64) []Point {
-	s := sublevel(g, f, edge)
+	s := sweep(g, f, sublevelValues(g, f, edge), ascending)
 	return append(s.pairs, s.essential(f, math.Inf(1))...)
 }
 
 // Sublevel0Origins is Sublevel0 with the origin of every point: the
-// vertex that gives birth to the component and the edge that merges it
-// into an elder one (none for an essential class).
+// vertices that give birth to the component and the edges that merge it
+// into an elder one (none for an essential class), with their shares
+// where values tie (see Origin).
 func Sublevel0Origins(g *graph.Graph, f []float64, edge []float64) ([]Point, []Origin) {
-	s := sublevel(g, f, edge)
-	return append(s.pairs, s.essential(f, math.Inf(1))...), append(s.origins(), s.essentialOrigins()...)
+	w := sublevelValues(g, f, edge)
+	s := sweep(g, f, w, ascending)
+	pairs, elders := sharedOrigins(g, f, w, ascending, s)
+	return append(s.pairs, s.essential(f, math.Inf(1))...), append(pairs, elders...)
 }
 
-// sublevel sweeps the sublevel filtration of Sublevel0.
-func sublevel(g *graph.Graph, f []float64, edge []float64) sweepResult {
+// sublevelValues are the edges' values in the sublevel filtration of
+// Sublevel0.
+func sublevelValues(g *graph.Graph, f []float64, edge []float64) []float64 {
 	if edge != nil && len(edge) != len(g.Edges) {
 		panic("persistence: edge values do not match the edge count")
 	}
@@ -43,7 +47,7 @@ func sublevel(g *graph.Graph, f []float64, edge []float64) sweepResult {
 	for i := range edge {
 		w[i] = math.Max(w[i], edge[i])
 	}
-	return sweep(g, f, w, ascending)
+	return w
 }
 
 // Superlevel0 returns the 0-dimensional persistence of the superlevel
@@ -114,24 +118,6 @@ type sweepResult struct {
 	elders []int   // birth vertex of each final component, ascending by vertex
 }
 
-// origins gives each pair its birth vertex and merging edge.
-func (s sweepResult) origins() []Origin {
-	out := make([]Origin, len(s.pairs))
-	for i := range out {
-		out[i] = Origin{Vertices: []int{s.born[i]}, Edges: []int{s.killer[i]}}
-	}
-	return out
-}
-
-// essentialOrigins gives each essential class its birth vertex.
-func (s sweepResult) essentialOrigins() []Origin {
-	out := make([]Origin, len(s.elders))
-	for i, v := range s.elders {
-		out[i] = Origin{Vertices: []int{v}}
-	}
-	return out
-}
-
 func (s sweepResult) essential(f []float64, death float64) []Point {
 	ps := make([]Point, len(s.elders))
 	for i, v := range s.elders {
@@ -144,17 +130,8 @@ func (s sweepResult) essential(f []float64, death float64) []Point {
 // born later (by precedes) dies at the edge's value. A union-find with
 // path halving keeps this O(m log m), dominated by the sort.
 func sweep(g *graph.Graph, f, w []float64, d direction) sweepResult {
-	parent := make([]int, g.N) // roots are always a component's elder vertex
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	parent := graph.NewDisjointSets(g.N) // roots are always a component's elder vertex
+	find := parent.Find
 	s := sweepResult{
 		order:  edgeOrder(w, d),
 		cycle:  make([]bool, len(w)),

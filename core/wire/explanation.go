@@ -62,6 +62,11 @@ type PointScore struct {
 	Score      float64  `json:"score"`
 	Vertices   []int    `json:"vertices,omitempty"`
 	Edges      [][2]int `json:"edges,omitempty"`
+	// VertexShares and EdgeShares are each listed vertex's (edge's) part
+	// of what the point hands to vertices (edges) where values tie and
+	// the parts differ; absent, the parts are equal.
+	VertexShares []float64 `json:"vertexShares,omitempty"`
+	EdgeShares   []float64 `json:"edgeShares,omitempty"`
 }
 
 // BlockScore is one image block's pixel parts, Rows·Cols values in
