@@ -78,7 +78,13 @@ func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
 		return nil, errors.New("explain: the graph has no nodes")
 	}
 	m := e.m
-	ds, origins, err := features.GraphOrigins(g, m.Features)
+	// g as a molecule, read once for the descriptors, the symmetry
+	// classes and the functional groups (nil when g is no molecule).
+	mol, err := moleculeOf(g, m.Features.Codes)
+	if err != nil && m.Features.Molecular() {
+		return nil, err
+	}
+	ds, origins, err := features.GraphOrigins(g, mol, m.Features)
 	if err != nil {
 		return nil, err
 	}
@@ -115,10 +121,10 @@ func (e *Explainer) Explain(g *graph.Graph) (*Explanation, error) {
 			out.Against = append(out.Against, wire.Pair{Class: m.Classes[other], Decision: sign * pp.decision, Reference: sign * pp.reference})
 		}
 	}
-	if err := e.toGraph(out, g, ds, origins, pixels); err != nil {
+	if err := e.toGraph(out, g, mol, ds, origins, pixels); err != nil {
 		return nil, err
 	}
-	e.groupScores(out, g)
+	e.groupScores(out, g, mol)
 	return out, nil
 }
 

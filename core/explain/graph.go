@@ -15,7 +15,8 @@ import (
 
 // toGraph shares the pixels' parts among the persistence points and
 // hands the points' parts to g's nodes and edges (see the package doc).
-func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.Diagrams, origins []persistence.Origins, pixels []float64) error {
+// mol is g as a molecule (moleculeOf), nil when it is none.
+func (e *Explainer) toGraph(out *Explanation, g, mol *graph.Graph, ds []persistence.Diagrams, origins []persistence.Origins, pixels []float64) error {
 	m := e.m
 	s := m.Features
 	pts, srcs, err := features.BlockPoints(ds, s)
@@ -24,7 +25,7 @@ func (e *Explainer) toGraph(out *Explanation, g *graph.Graph, ds []persistence.D
 	}
 	names := s.Descriptors()
 	size := m.Grid.Rows * m.Grid.Cols
-	nodeClass, edgeClass := seen(g, s).SymmetryClasses()
+	nodeClass, edgeClass := seen(g, mol, s).SymmetryClasses()
 	nodes, edges := newSpread(nodeClass), newSpread(edgeClass)
 	for b := range pts {
 		k := b / len(s.Channels)
@@ -122,8 +123,9 @@ func (e *Explainer) share(nodes, edges *spread, g *graph.Graph, o persistence.Or
 // structure, with the node labels when the model has label groups and the
 // node values when a descriptor is made of them. A descriptor kind not
 // known here to read the structure alone keeps all of g, so that its
-// classes are never coarser than what the model can tell apart.
-func seen(g *graph.Graph, s features.Settings) *graph.Graph {
+// classes are never coarser than what the model can tell apart. mol is g
+// as a molecule (moleculeOf).
+func seen(g, mol *graph.Graph, s features.Settings) *graph.Graph {
 	out := &graph.Graph{N: g.N, Edges: g.Edges}
 	if s.Labels != nil {
 		out.NodeLabels = g.NodeLabels
@@ -142,7 +144,7 @@ func seen(g *graph.Graph, s features.Settings) *graph.Graph {
 			// ring's bonds alike), and the bonds a resonance form swaps
 			// (a nitro group's N=O and N-O) alike, since which one a
 			// file writes double is the writer's choice.
-			if mol, err := s.Molecule(g); err == nil && mol != nil {
+			if mol != nil && s.Molecular() {
 				return resonant(mol)
 			}
 			return g

@@ -21,17 +21,20 @@ const (
 	aromatic = "4"
 )
 
-// groupScores finds the functional groups of g, read as a molecule, and
-// scores them from out's nodes and edges. A graph that is no molecule
-// (labels that are neither element symbols nor codes the model's tables
-// name) has no groups.
-func (e *Explainer) groupScores(out *Explanation, g *graph.Graph) {
-	// The molecule as the chemistry-aware descriptors read it, whether or
-	// not the model has one: elements, and bond types with Kekulé rings
-	// aromatic.
-	read := features.Settings{Extra: []filtration.Options{{Kind: filtration.KindBonds}}, Codes: e.m.Features.Codes}
-	mol, err := read.Molecule(g)
-	if err != nil || mol == nil {
+// moleculeOf is g as the chemistry-aware descriptors read it, whether or
+// not the model has any: elements, and bond types with Kekulé rings
+// aromatic (features.Settings.Molecule), with the model's code tables.
+func moleculeOf(g *graph.Graph, codes *features.Codes) (*graph.Graph, error) {
+	read := features.Settings{Extra: []filtration.Options{{Kind: filtration.KindBonds}}, Codes: codes}
+	return read.Molecule(g)
+}
+
+// groupScores finds the functional groups of g, read as the molecule
+// mol (moleculeOf), and scores them from out's nodes and edges. A graph
+// that is no molecule (labels that are neither element symbols nor codes
+// the model's tables name; mol nil) has no groups.
+func (e *Explainer) groupScores(out *Explanation, g, mol *graph.Graph) {
+	if mol == nil {
 		return
 	}
 	var total float64

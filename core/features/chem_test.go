@@ -45,7 +45,7 @@ func TestBondDiagrams(t *testing.T) {
 		{"C1=CCCCC1", []persistence.Point{{Birth: 3, Death: 0}}, []float64{2, 2, 2, 2, 2}},
 		{"CC=O", nil, []float64{2, 3}},
 	} {
-		ds, origins, err := GraphOrigins(parse(t, c.smiles), bondSettings(""))
+		ds, origins, err := GraphOrigins(parse(t, c.smiles), nil, bondSettings(""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,11 +85,11 @@ func TestWritingsOfOneMolecule(t *testing.T) {
 		{"CN=N#N", "CN=[N+]=[N-]"},
 	} {
 		for _, atoms := range []string{"", "~O", "~N", "N+O"} {
-			a, _, err := GraphOrigins(parse(t, pair[0]), bondSettings(atoms))
+			a, _, err := GraphOrigins(parse(t, pair[0]), nil, bondSettings(atoms))
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _, err := GraphOrigins(parse(t, pair[1]), bondSettings(atoms))
+			b, _, err := GraphOrigins(parse(t, pair[1]), nil, bondSettings(atoms))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestWritingsOfOneMolecule(t *testing.T) {
 // the nitro atoms and bonds.
 func TestElementGroupDiagrams(t *testing.T) {
 	g := parse(t, "c1ccccc1[N+](=O)[O-]")
-	ds, origins, err := GraphOrigins(g, bondSettings("N+O"))
+	ds, origins, err := GraphOrigins(g, nil, bondSettings("N+O"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestBondOriginsShared(t *testing.T) {
 		{"c1cc(C)ccc1", persistence.Point{Birth: 0, Death: 2}, persistence.Origin{Vertices: []int{0, 1, 2, 3, 4, 5, 6}, Edges: []int{3},
 			VertexShares: []float64{1.0 / 12, 1.0 / 12, 1.0 / 12, 1.0 / 2, 1.0 / 12, 1.0 / 12, 1.0 / 12}}},
 	} {
-		ds, origins, err := GraphOrigins(parse(t, c.smiles), bondSettings(""))
+		ds, origins, err := GraphOrigins(parse(t, c.smiles), nil, bondSettings(""))
 		if err != nil {
 			t.Fatal(err)
 		}

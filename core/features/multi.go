@@ -181,7 +181,7 @@ func fitScales(all [][]persistence.Diagrams, s Settings) []Affine {
 // GraphDiagramsOf computes a graph's diagrams of every descriptor of s
 // (Filtration, then Extra, then the label groups of Labels).
 func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error) {
-	ds, _, err := graphDiagrams(g, s, false)
+	ds, _, err := graphDiagrams(g, nil, s, false)
 	return ds, err
 }
 
@@ -190,16 +190,21 @@ func GraphDiagramsOf(g *graph.Graph, s Settings) ([]persistence.Diagrams, error)
 // descriptor. The diagrams are GraphDiagramsOf's, point for point; the
 // origins do not depend on how g numbers its nodes, up to its
 // automorphisms: tied values are taken in a canonical order (tieOrder).
-func GraphOrigins(g *graph.Graph, s Settings) ([]persistence.Diagrams, []persistence.Origins, error) {
-	return graphDiagrams(g, s, true)
+// mol, when not nil, is g as s reads it (Settings.Molecule), which a
+// caller that needs it too passes so that it is read once; nil reads it
+// here.
+func GraphOrigins(g, mol *graph.Graph, s Settings) ([]persistence.Diagrams, []persistence.Origins, error) {
+	return graphDiagrams(g, mol, s, true)
 }
 
-func graphDiagrams(g *graph.Graph, s Settings, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
+func graphDiagrams(g, mol *graph.Graph, s Settings, withOrigins bool) ([]persistence.Diagrams, []persistence.Origins, error) {
 	out := make([]persistence.Diagrams, 0, s.descriptorCount())
 	origins := make([]persistence.Origins, 0, s.descriptorCount())
-	mol, err := s.molecule(g)
-	if err != nil {
-		return nil, nil, err
+	if mol == nil || !s.Molecular() {
+		var err error
+		if mol, err = s.molecule(g); err != nil {
+			return nil, nil, err
+		}
 	}
 	var canon []int
 	if withOrigins {

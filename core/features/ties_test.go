@@ -126,7 +126,7 @@ func TestRenumbered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		do, origins, err := GraphOrigins(g, s)
+		do, origins, err := GraphOrigins(g, nil, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,7 @@
 package persistence
 
 import (
-	"maps"
+	"cmp"
 	"slices"
 
 	"wkpi-web/core/graph"
@@ -31,22 +31,23 @@ import (
 func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (pairs, elders []Origin) {
 	parent := graph.NewDisjointSets(g.N)
 	find := parent.Find
-	born := make([]map[int]float64, g.N) // per root; nil: the root alone
-	dist := func(r int) map[int]float64 {
-		if born[r] == nil {
-			return map[int]float64{r: 1}
-		}
-		return born[r]
-	}
-	value := slices.Clone(f) // per root: its birth value
+	born := make([]spread, g.N) // per root; empty: the root alone
+	value := slices.Clone(f)    // per root: its birth value
 	elder := func(a, b float64) bool { return a != b && (a < b) == bool(d) }
 
-	// groups[c] are the shared origins of cluster c by birth value;
+	// clusters[c] are the shared origins of cluster c by birth value;
 	// clusterOf[e] is the cluster of edge e's level that e joins, and
 	// alone[e] the origin of the pair an edge alone at its level ends.
-	var groups []map[float64]Origin
+	var clusters [][]group
 	clusterOf := make([]int, len(w))
 	alone := make([]Origin, len(w))
+	// ids[i] is i: one-element lists of vertices and edges are slices of
+	// it, which saves an allocation for each point without ties.
+	ids := make([]int, max(g.N, len(w)))
+	for i := range ids {
+		ids[i] = i
+	}
+	var incident []componentEdge
 	for lo := 0; lo < len(s.order); {
 		hi := lo + 1
 		for hi < len(s.order) && w[s.order[hi]] == w[s.order[lo]] {
@@ -65,161 +66,206 @@ func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (
 			if elder(value[b], value[a]) {
 				a, b = b, a
 			}
-			var o Origin
-			if value[a] != value[b] {
-				if born[b] == nil {
-					o.Vertices = []int{b}
-				} else {
-					o.Vertices, o.VertexShares = weighted(born[b])
-				}
-			} else {
-				mean := map[int]float64{}
-				for _, r := range []int{a, b} {
-					for v, p := range dist(r) {
-						mean[v] += p / 2
-					}
-				}
+			alone[e].Edges = ids[e : e+1 : e+1]
+			switch {
+			case value[a] != value[b] && len(born[b].vertices) == 0:
+				alone[e].Vertices = ids[b : b+1 : b+1]
+			case value[a] != value[b]:
+				alone[e].Vertices, alone[e].VertexShares = born[b].shares()
+			default:
+				var mean spread
+				mean.add(born, a, 0.5)
+				mean.add(born, b, 0.5)
 				born[a] = mean
-				o.Vertices, o.VertexShares = weighted(mean)
+				alone[e].Vertices, alone[e].VertexShares = mean.shares()
 			}
-			o.Edges = []int{e}
 			parent[b] = a
-			alone[e] = o
 			continue
 		}
-		// The components each edge joins, before the level.
-		ends := make([][2]int, len(level))
-		incident := map[int][]int{}
-		for k, e := range level {
+		// The components each edge joins, before the level, and the
+		// level's edges around each.
+		incident = incident[:0]
+		for _, e := range level {
 			a, b := find(g.Edges[e].U), find(g.Edges[e].V)
-			ends[k] = [2]int{a, b}
 			if a != b {
-				incident[a] = append(incident[a], e)
-				incident[b] = append(incident[b], e)
+				incident = append(incident, componentEdge{component: a, edge: e}, componentEdge{component: b, edge: e})
 			}
 		}
-		for _, ab := range ends {
-			if a, b := find(ab[0]), find(ab[1]); a != b {
+		for _, e := range level {
+			if a, b := find(g.Edges[e].U), find(g.Edges[e].V); a != b {
 				parent[b] = a
 			}
 		}
-		members := map[int][]int{} // cluster root -> its components
-		for _, r := range slices.Sorted(maps.Keys(incident)) {
-			c := find(r)
-			members[c] = append(members[c], r)
+		// By cluster, then birth value, then component.
+		for k := range incident {
+			incident[k].cluster = find(incident[k].component)
 		}
-		index := map[int]int{}
-		for c, rs := range members {
-			index[c] = len(groups)
-			groups = append(groups, clusterOrigins(rs, value, dist, incident, elder))
-			mean, best := candidatesMean(rs, value, dist, elder)
-			born[c], value[c] = mean, best
-		}
-		for k, e := range level {
-			if ends[k][0] != ends[k][1] {
-				clusterOf[e] = index[find(ends[k][0])]
+		slices.SortFunc(incident, func(x, y componentEdge) int {
+			return cmp.Or(cmp.Compare(x.cluster, y.cluster), cmp.Compare(value[x.component], value[y.component]), cmp.Compare(x.component, y.component), cmp.Compare(x.edge, y.edge))
+		})
+		for start := 0; start < len(incident); {
+			end := start
+			for end < len(incident) && incident[end].cluster == incident[start].cluster {
+				end++
 			}
+			c := incident[start].cluster
+			groups, survivor, best := cluster(incident[start:end], born, value, elder)
+			for _, ce := range incident[start:end] {
+				clusterOf[ce.edge] = len(clusters)
+			}
+			clusters = append(clusters, groups)
+			born[c], value[c] = survivor, best
+			start = end
 		}
 	}
 	pairs = make([]Origin, len(s.pairs))
 	for i, p := range s.pairs {
-		if e := s.killer[i]; alone[e].Edges != nil {
+		e := s.killer[i]
+		if alone[e].Edges != nil {
 			pairs[i] = alone[e]
-		} else {
-			pairs[i] = groups[clusterOf[e]][p.Birth]
+			continue
+		}
+		for _, gr := range clusters[clusterOf[e]] {
+			if gr.birth == p.Birth {
+				pairs[i] = gr.origin
+			}
 		}
 	}
 	elders = make([]Origin, len(s.elders))
 	for i, v := range s.elders {
-		elders[i] = Origin{}
-		elders[i].Vertices, elders[i].VertexShares = weighted(dist(find(v)))
+		var at spread
+		at.add(born, find(v), 1)
+		elders[i].Vertices, elders[i].VertexShares = at.shares()
 	}
 	return pairs, elders
 }
 
-// candidatesMean is the birth distribution and value of the component
-// that a cluster of components rs becomes: the mean of its candidates'.
-func candidatesMean(rs []int, value []float64, dist func(int) map[int]float64, elder func(a, b float64) bool) (map[int]float64, float64) {
-	best := value[rs[0]]
-	for _, r := range rs {
-		if elder(value[r], best) {
-			best = value[r]
-		}
-	}
-	var cands []int
-	for _, r := range rs {
-		if value[r] == best {
-			cands = append(cands, r)
-		}
-	}
-	if len(cands) == 1 {
-		return dist(cands[0]), best
-	}
-	mean := map[int]float64{}
-	for _, r := range cands {
-		for v, p := range dist(r) {
-			mean[v] += p / float64(len(cands))
-		}
-	}
-	return mean, best
+// componentEdge is an edge of a level at one of the components it joins,
+// and the cluster the level makes of them.
+type componentEdge struct {
+	component, edge, cluster int
 }
 
-// clusterOrigins is the origin shared by a cluster's pairs of each birth
-// value (see sharedOrigins).
-func clusterOrigins(rs []int, value []float64, dist func(int) map[int]float64, incident map[int][]int, elder func(a, b float64) bool) map[float64]Origin {
-	best := value[rs[0]]
-	for _, r := range rs {
-		if elder(value[r], best) {
-			best = value[r]
+// group is the origin a cluster's pairs of one birth value share.
+type group struct {
+	birth  float64
+	origin Origin
+}
+
+// cluster gives the shared origins of a cluster's pairs, by birth value,
+// and the survivor's spread and birth value (see sharedOrigins). edges
+// are the level's edges at each of the cluster's components, sorted by
+// birth value, then component.
+func cluster(edges []componentEdge, born []spread, value []float64, elder func(a, b float64) bool) ([]group, spread, float64) {
+	best := value[edges[0].component]
+	for _, ce := range edges {
+		if elder(value[ce.component], best) {
+			best = value[ce.component]
 		}
 	}
+	// runs[i]: the first entry of each component.
+	var runs []int
 	k := 0
-	for _, r := range rs {
-		if value[r] == best {
-			k++
+	for i, ce := range edges {
+		if i == 0 || ce.component != edges[i-1].component {
+			runs = append(runs, i)
+			if value[ce.component] == best {
+				k++
+			}
 		}
 	}
-	type mix struct{ vertices, edges map[int]float64 }
-	byValue := map[float64]*mix{}
-	for _, r := range rs {
+	runs = append(runs, len(edges))
+	var groups []group
+	var survivor spread
+	var vertices spread
+	var around []componentEdge // edge and its weight, in cluster's place
+	var weights []float64
+	flush := func(birth float64) {
+		if len(vertices.vertices) == 0 {
+			return
+		}
+		o := Origin{}
+		o.Vertices, o.VertexShares = vertices.shares()
+		o.Edges, o.EdgeShares = mergedEdges(around, weights)
+		groups = append(groups, group{birth, o})
+		vertices, around, weights = spread{}, nil, nil
+	}
+	for r := 0; r+1 < len(runs); r++ {
+		from, to := runs[r], runs[r+1]
+		comp := edges[from].component
+		if r > 0 && value[comp] != value[edges[runs[r-1]].component] {
+			flush(value[edges[runs[r-1]].component])
+		}
 		dies := 1.0
-		if value[r] == best {
+		if value[comp] == best {
 			dies = float64(k-1) / float64(k)
+			survivor.add(born, comp, 1/float64(k))
 		}
 		if dies == 0 {
 			continue
 		}
-		m := byValue[value[r]]
-		if m == nil {
-			m = &mix{map[int]float64{}, map[int]float64{}}
-			byValue[value[r]] = m
-		}
-		for v, p := range dist(r) {
-			m.vertices[v] += dies * p
-		}
-		for _, e := range incident[r] {
-			m.edges[e] += dies / float64(len(incident[r]))
+		vertices.add(born, comp, dies)
+		for _, ce := range edges[from:to] {
+			around = append(around, ce)
+			weights = append(weights, dies/float64(to-from))
 		}
 	}
-	out := make(map[float64]Origin, len(byValue))
-	for b, m := range byValue {
-		var o Origin
-		o.Vertices, o.VertexShares = weighted(m.vertices)
-		o.Edges, o.EdgeShares = weighted(m.edges)
-		out[b] = o
-	}
-	return out
+	flush(value[edges[runs[len(runs)-2]].component])
+	return groups, survivor, best
 }
 
-// weighted lists a distribution's members in increasing order with their
-// shares (Shares).
-func weighted(m map[int]float64) ([]int, []float64) {
-	keys := slices.Sorted(maps.Keys(m))
-	w := make([]float64, len(keys))
-	for i, k := range keys {
-		w[i] = m[k]
+// mergedEdges lists the edges of around once each, in increasing order,
+// with their summed weights as shares.
+func mergedEdges(around []componentEdge, weights []float64) ([]int, []float64) {
+	order := make([]int, len(around))
+	for i := range order {
+		order[i] = i
 	}
-	return keys, Shares(w)
+	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(around[x].edge, around[y].edge) })
+	var ids []int
+	var sum []float64
+	for _, i := range order {
+		if n := len(ids); n > 0 && ids[n-1] == around[i].edge {
+			sum[n-1] += weights[i]
+			continue
+		}
+		ids, sum = append(ids, around[i].edge), append(sum, weights[i])
+	}
+	return ids, Shares(sum)
+}
+
+// spread is where a component's class is born: vertices and their
+// weights. A root whose spread is empty is born at itself alone.
+type spread struct {
+	vertices []int
+	weights  []float64
+}
+
+// add appends root r's spread in born, its weights times scale.
+// Components are disjoint, so no vertex is listed twice.
+func (s *spread) add(born []spread, r int, scale float64) {
+	if len(born[r].vertices) == 0 {
+		s.vertices, s.weights = append(s.vertices, r), append(s.weights, scale)
+		return
+	}
+	for i, v := range born[r].vertices {
+		s.vertices, s.weights = append(s.vertices, v), append(s.weights, scale*born[r].weights[i])
+	}
+}
+
+// shares lists the spread's vertices in increasing order with their
+// shares (Shares).
+func (s spread) shares() ([]int, []float64) {
+	order := make([]int, len(s.vertices))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(s.vertices[x], s.vertices[y]) })
+	ids, w := make([]int, len(order)), make([]float64, len(order))
+	for k, i := range order {
+		ids[k], w[k] = s.vertices[i], s.weights[i]
+	}
+	return ids, Shares(w)
 }
 
 // Shares is weights w normalised to sum to one, as Origin's shares; nil,
