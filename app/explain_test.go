@@ -230,3 +230,20 @@ func TestExplanationDownloads(t *testing.T) {
 		t.Errorf("CSV %q: %v", rows, err)
 	}
 }
+
+// TestMadeBy: a point's simplices, with their shares where values tied
+// (toluene's methyl point: half on the methyl carbon, 1/12 on each ring
+// atom, its bond alone).
+func TestMadeBy(t *testing.T) {
+	for _, c := range []struct {
+		p    protocol.PointScore
+		want string
+	}{
+		{protocol.PointScore{Vertices: []int{6}, Edges: [][2]int{{5, 6}}}, "nodes 6; edges 5-6"},
+		{protocol.PointScore{Vertices: []int{0, 3}, VertexShares: []float64{1.0 / 12, 0.5}, Edges: [][2]int{{2, 3}}}, "nodes 0 (8 %), 3 (50 %); edges 2-3"},
+	} {
+		if got := madeBy(c.p); got != c.want {
+			t.Errorf("madeBy(%+v) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}

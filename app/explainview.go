@@ -331,20 +331,33 @@ func rankPoints(points []protocol.PointScore) []int {
 	return idx[:min(len(idx), topPoints)]
 }
 
-// madeBy names the simplices behind a point.
+// madeBy names the simplices behind a point, with each one's share of
+// what the point hands its kind where the shares differ (tied values).
 func madeBy(p protocol.PointScore) string {
 	var parts []string
 	if len(p.Vertices) > 0 {
-		parts = append(parts, "nodes "+idList(p.Vertices))
+		vs := make([]string, len(p.Vertices))
+		for i, v := range p.Vertices {
+			vs[i] = withShare(fmt.Sprint(v), p.VertexShares, i)
+		}
+		parts = append(parts, "nodes "+strings.Join(vs, ", "))
 	}
 	if len(p.Edges) > 0 {
 		es := make([]string, len(p.Edges))
 		for i, e := range p.Edges {
-			es[i] = fmt.Sprintf("%d-%d", e[0], e[1])
+			es[i] = withShare(fmt.Sprintf("%d-%d", e[0], e[1]), p.EdgeShares, i)
 		}
 		parts = append(parts, "edges "+strings.Join(es, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// withShare writes a simplex with its share i, if shares are given.
+func withShare(name string, shares []float64, i int) string {
+	if shares == nil {
+		return name
+	}
+	return fmt.Sprintf("%s (%.0f %%)", name, 100*shares[i])
 }
 
 // summaryWords says the decision, the reference and what the scores add

@@ -202,7 +202,7 @@ func TestDistPublishedFirstVisit(t *testing.T) {
 	mu.Unlock()
 	slices.Sort(big)
 	total := sent.Load()
-	t.Logf("BENCH published first visit: %.2f MB on the wire (%s)", float64(total)/1e6, strings.Join(big, ", "))
+	t.Logf("BENCH published first visit: %.3f MB on the wire (%s)", float64(total)/1e6, strings.Join(big, ", "))
 	if total > 3_000_000 {
 		t.Errorf("a published site's first visit sent %.2f MB, over 3 MB", float64(total)/1e6)
 	}

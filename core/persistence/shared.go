@@ -36,17 +36,9 @@ func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (
 	elder := func(a, b float64) bool { return a != b && (a < b) == bool(d) }
 
 	// clusters[c] are the shared origins of cluster c by birth value;
-	// clusterOf[e] is the cluster of edge e's level that e joins, and
-	// alone[e] the origin of the pair an edge alone at its level ends.
+	// clusterOf[e] is the cluster of edge e's level that e joins.
 	var clusters [][]group
 	clusterOf := make([]int, len(w))
-	alone := make([]Origin, len(w))
-	// ids[i] is i: one-element lists of vertices and edges are slices of
-	// it, which saves an allocation for each point without ties.
-	ids := make([]int, max(g.N, len(w)))
-	for i := range ids {
-		ids[i] = i
-	}
 	var incident []componentEdge
 	for lo := 0; lo < len(s.order); {
 		hi := lo + 1
@@ -55,33 +47,6 @@ func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (
 		}
 		level := s.order[lo:hi]
 		lo = hi
-		if len(level) == 1 {
-			// One edge, the common case where values are distinct: it
-			// ends the younger component, or either of two born alike.
-			e := level[0]
-			a, b := find(g.Edges[e].U), find(g.Edges[e].V)
-			if a == b {
-				continue
-			}
-			if elder(value[b], value[a]) {
-				a, b = b, a
-			}
-			alone[e].Edges = ids[e : e+1 : e+1]
-			switch {
-			case value[a] != value[b] && len(born[b].vertices) == 0:
-				alone[e].Vertices = ids[b : b+1 : b+1]
-			case value[a] != value[b]:
-				alone[e].Vertices, alone[e].VertexShares = born[b].shares()
-			default:
-				var mean spread
-				mean.add(born, a, 0.5)
-				mean.add(born, b, 0.5)
-				born[a] = mean
-				alone[e].Vertices, alone[e].VertexShares = mean.shares()
-			}
-			parent[b] = a
-			continue
-		}
 		// The components each edge joins, before the level, and the
 		// level's edges around each.
 		incident = incident[:0]
@@ -100,9 +65,7 @@ func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (
 		for k := range incident {
 			incident[k].cluster = find(incident[k].component)
 		}
-		slices.SortFunc(incident, func(x, y componentEdge) int {
-			return cmp.Or(cmp.Compare(x.cluster, y.cluster), cmp.Compare(value[x.component], value[y.component]), cmp.Compare(x.component, y.component), cmp.Compare(x.edge, y.edge))
-		})
+		incident = sortedEdges(incident, value)
 		for start := 0; start < len(incident); {
 			end := start
 			for end < len(incident) && incident[end].cluster == incident[start].cluster {
@@ -121,10 +84,6 @@ func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (
 	pairs = make([]Origin, len(s.pairs))
 	for i, p := range s.pairs {
 		e := s.killer[i]
-		if alone[e].Edges != nil {
-			pairs[i] = alone[e]
-			continue
-		}
 		for _, gr := range clusters[clusterOf[e]] {
 			if gr.birth == p.Birth {
 				pairs[i] = gr.origin
@@ -138,6 +97,25 @@ func sharedOrigins(g *graph.Graph, f, w []float64, d direction, s sweepResult) (
 		elders[i].Vertices, elders[i].VertexShares = at.shares()
 	}
 	return pairs, elders
+}
+
+// sortedEdges is incident sorted by cluster, then birth value, then
+// component, then edge. It sorts positions, not the structs: a sort of
+// its own for componentEdge would add to the WebAssembly programs.
+func sortedEdges(incident []componentEdge, value []float64) []componentEdge {
+	order := make([]int, len(incident))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		x, y := incident[i], incident[j]
+		return cmp.Or(cmp.Compare(x.cluster, y.cluster), cmp.Compare(value[x.component], value[y.component]), cmp.Compare(x.component, y.component), cmp.Compare(x.edge, y.edge))
+	})
+	out := make([]componentEdge, len(incident))
+	for k, i := range order {
+		out[k] = incident[i]
+	}
+	return out
 }
 
 // componentEdge is an edge of a level at one of the components it joins,
@@ -242,7 +220,11 @@ type spread struct {
 }
 
 // add appends root r's spread in born, its weights times scale.
-// Components are disjoint, so no vertex is listed twice.
+// Components are disjoint, so no vertex is listed twice. Not inlined: its
+// appends would be copied into each of its callers, and the WebAssembly
+// programs are measured by the byte.
+//
+//go:noinline
 func (s *spread) add(born []spread, r int, scale float64) {
 	if len(born[r].vertices) == 0 {
 		s.vertices, s.weights = append(s.vertices, r), append(s.weights, scale)
