@@ -65,7 +65,7 @@ func extended(g *graph.Graph, f []float64, withOrigins bool) (Diagrams, Origins)
 // vertices where they are reached: every vertex at the minimum, with half
 // the point's part shared among them, and every one at the maximum with
 // the other half (all of the component's, evenly, where f is constant on
-// it).
+// it; past maxShared of them, the first).
 func componentRanges(g *graph.Graph, f []float64, withOrigins bool) ([]Point, []Origin) {
 	comp, count := g.Components()
 	ps := make([]Point, count)
@@ -92,6 +92,13 @@ func componentRanges(g *graph.Graph, f []float64, withOrigins bool) ([]Point, []
 	}
 	ends := make([]Origin, count)
 	for c := range ends {
+		// Past maxShared (a hub's leaves), the sweep's own: the first.
+		if len(lo[c]) > maxShared {
+			lo[c] = lo[c][:1]
+		}
+		if len(hi[c]) > maxShared {
+			hi[c] = hi[c][:1]
+		}
 		ends[c].Vertices = append(lo[c], hi[c]...)
 		if len(hi[c]) > 0 && len(lo[c]) != len(hi[c]) {
 			for _, n := range []int{len(lo[c]), len(hi[c])} {

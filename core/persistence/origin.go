@@ -21,8 +21,9 @@ package persistence
 // about the graph decides. The 0-dimensional points' origins (Ord0,
 // Rel1, Ext0) therefore name every simplex some order would give, with
 // shares (see sharedOrigins): such a point may be born at several
-// vertices and die at several edges, part by part. Ext1 points keep the
-// one cycle of the sweep's order.
+// vertices and die at several edges, part by part, up to maxShared of
+// each, past which it keeps the sweep's own. Ext1 points keep the one
+// cycle of the sweep's order.
 type Origin struct {
 	Vertices []int `json:"vertices,omitempty"`
 	Edges    []int `json:"edges,omitempty"`
