@@ -54,7 +54,8 @@
 // no molecule text, such as a TU dataset's read through its code tables.
 //
 // SMILES (.smi .smiles): per line a SMILES, then optionally white space
-// and a name; '#' lines, blank lines and a "smiles" header are skipped.
+// and a name, or a name and then a SMILES when most lines read so;
+// '#' lines, blank lines and a "smiles" header are skipped.
 // Tables (.tsv, and .csv whose header names a SMILES column, ReadTable):
 // a header row, then a molecule per row; the SMILES column is the one
 // named smiles (any case) unless Options.SMILESColumn names another. The

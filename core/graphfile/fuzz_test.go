@@ -128,8 +128,9 @@ func FuzzReadTable(f *testing.F) {
 
 // FuzzSMILESLines checks that a .smi file never panics the reader, and
 // that every record is line Index of the file: its graph smiles.Parse of
-// the line's first token, its name the rest of the line. Seeds live in
-// testdata/fuzz/FuzzSMILESLines.
+// the line's first token and its name the rest of the line, or, the same
+// for every record of a file, its graph the second token's and its name
+// the others. Seeds live in testdata/fuzz/FuzzSMILESLines.
 func FuzzSMILESLines(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := graphfile.ReadFile("f.smi", data, graphfile.Options{})
@@ -139,6 +140,7 @@ func FuzzSMILESLines(f *testing.F) {
 		checkRecords(t, file)
 		text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\r\n", "\n")
 		lines := strings.Split(strings.ReplaceAll(text, "\r", "\n"), "\n")
+		col := -1
 		for _, r := range file.Records {
 			if r.Index < 1 || r.Index > len(lines) {
 				t.Fatalf("record at line %d of %d", r.Index, len(lines))
@@ -150,11 +152,20 @@ func FuzzSMILESLines(f *testing.F) {
 			if r.Err != nil {
 				continue
 			}
-			want, err := smiles.Parse(fields[0])
-			if err != nil || !reflect.DeepEqual(r.Graph, want) {
-				t.Fatalf("line %d: graph %+v, smiles.Parse(%q) %+v, %v", r.Index, r.Graph, fields[0], want, err)
+			c := 0
+			if len(fields) > 1 && fields[1] == r.Molecule && fields[0] != r.Molecule {
+				c = 1
 			}
-			if name := strings.Join(fields[1:], " "); name != "" && strings.Join(strings.Fields(r.Name), " ") != name {
+			if col >= 0 && c != col {
+				t.Fatalf("line %d: the SMILES in column %d, before in column %d", r.Index, c, col)
+			}
+			col = c
+			want, err := smiles.Parse(fields[c])
+			if err != nil || !reflect.DeepEqual(r.Graph, want) {
+				t.Fatalf("line %d: graph %+v, smiles.Parse(%q) %+v, %v", r.Index, r.Graph, fields[c], want, err)
+			}
+			rest := slices.Delete(slices.Clone(fields), c, c+1)
+			if name := strings.Join(rest, " "); name != "" && strings.Join(strings.Fields(r.Name), " ") != name {
 				t.Fatalf("line %d: name %q, want %q", r.Index, r.Name, name)
 			}
 		}

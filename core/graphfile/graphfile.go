@@ -137,12 +137,13 @@ func (f *File) FirstError() error {
 // is set), and an edge list otherwise, unless its first column reads as
 // SMILES (most of its values parse, and all do or one has two atoms or
 // a non-letter): then it is an error (a header is missing). A .txt file
-// is an edge list unless the first token of most lines is a SMILES. For
+// is an edge list unless the first token of most lines is a SMILES (or
+// the second, after a name: parseSMILESLines). For
 // other names the content decides, through the formats' sniffers in
 // registry order: markup is GraphML, '{' or '[{' opens JSON, an SD file
 // has V2000 or V3000 on line 4, a header with a SMILES column makes a
-// table; other text is SMILES lines when the first token of most lines
-// is a SMILES, else an edge list. Text that reads cleanly both as SMILES
+// table; other text is SMILES lines when the first (or second) token of
+// most lines is a SMILES, else an edge list. Text that reads cleanly both as SMILES
 // lines and as an edge list is an error, and so is content that does
 // not read cleanly as the format guessed: the error names the formats
 // tried (Parse reports record errors so too).
@@ -157,7 +158,7 @@ func ReadFile(name string, data []byte, o Options) (*File, error) {
 		if _, ok := tableHeader(data, o.SMILESColumn); ok || o.SMILESColumn != "" {
 			return ReadTable(name, data, o)
 		}
-		if looks, all, strong := smilesSigns(data, ','); looks && (all || strong) {
+		if _, looks, all, strong := smilesSigns(data, ','); looks && (all || strong) {
 			return nil, fmt.Errorf("%s: the first column reads as SMILES, but no header row names a SMILES column: "+
 				"add a header such as \"smiles,activity\" to read molecules, or name an edge list .edges", name)
 		}
@@ -201,17 +202,17 @@ func sniff(data []byte, o Options) (Entry, bool) {
 }
 
 // readText reads text that is either SMILES lines or an edge list: SMILES
-// when the first token of most lines is a SMILES, else an edge list.
-// Content that reads cleanly as both is an error unless a first token
-// has two atoms or a non-letter (then it is SMILES), and so is content
-// that reads cleanly as neither.
+// when the first (or second) token of most lines is a SMILES, else an
+// edge list. Content that reads cleanly as both is an error unless such a
+// token has two atoms or a non-letter (then it is SMILES), and so is
+// content that reads cleanly as neither.
 func readText(name string, data []byte) (*File, error) {
 	s, serr := parseSMILESLines(name, data)
 	if serr == nil {
 		serr = firstError(s)
 	}
 	e, eerr := readEdgeList(name, data)
-	looks, _, strong := smilesSigns(data, ' ')
+	col, looks, _, strong := smilesSigns(data, ' ')
 	switch {
 	case serr == nil && eerr == nil && !strong:
 		return nil, fmt.Errorf("%s: cannot tell the format: the content reads both as SMILES lines and as an edge list; "+
@@ -219,7 +220,7 @@ func readText(name string, data []byte) (*File, error) {
 	case looks && s != nil:
 		// SMILES it is, bad lines and all: an edge list would take each
 		// SMILES for a node name.
-		s.guess = "as SMILES lines (the first token of most lines is a SMILES): %v; " +
+		s.guess = "as SMILES lines (the " + [2]string{"first", "second"}[col] + " token of most lines is a SMILES): %v; " +
 			"not as an edge list, whose nodes would be named by SMILES"
 		s.name = name
 		return s, nil

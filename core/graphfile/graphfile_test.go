@@ -244,6 +244,11 @@ func TestSniff(t *testing.T) {
 			`mols: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 2: SMILES "C1CC": character 2: ring bond 1 is never closed; not as an edge list, whose nodes would be named by SMILES`},
 		{"mols.txt", "c1ccccc1 benzene\nC1CC broken\nCCO ethanol\n", nil,
 			`mols.txt: not a graph file in any format tried: as SMILES lines (the first token of most lines is a SMILES): line 2: SMILES "C1CC": character 2: ring bond 1 is never closed; not as an edge list, whose nodes would be named by SMILES`},
+		// A name, then a SMILES (RDKit's cdk2.smi, ZINC exports).
+		{"mols", "ZINC1\tc1ccccc1\n", benzene, ""},
+		{"mols.txt", "ID SMILES\nbz c1ccccc1\n", benzene, ""},
+		{"mols", "bz c1ccccc1\nbad C1CC\ntol Cc1ccccc1\n", nil,
+			`mols: not a graph file in any format tried: as SMILES lines (the second token of most lines is a SMILES): line 2: SMILES "C1CC": character 2: ring bond 1 is never closed; not as an edge list, whose nodes would be named by SMILES`},
 		{"g", "C O\nO N\n", nil, "g: cannot tell the format: the content reads both as SMILES lines and as an edge list; name the file .smi or .edges"},
 		{"g", "x y z w\n", nil, `g: not a graph file in any format tried: as SMILES lines: line 1: SMILES "x": character 1: unknown element "x"; as an edge list: line 1: want "u v" or "u v label", got 4 fields`},
 		{"g.csv", "CCO,1.5\nCC,2\n", nil, `g.csv: the first column reads as SMILES, but no header row names a SMILES column: add a header such as "smiles,activity" to read molecules, or name an edge list .edges`},

@@ -37,11 +37,14 @@ func quoteShort(s string) string {
 }
 
 // parseSMILESLines reads a .smi file: per line a SMILES, then optionally
-// white space and a name (the rest of the line). Blank lines and lines
-// starting with '#' are skipped, and so is a first line whose first token
-// is "smiles" (any case), a header.
+// white space and a name (the rest of the line), or a name and then a
+// SMILES when the first token of most lines is no SMILES and the second
+// is (RDKit's cdk2.smi, ZINC and ChEMBL exports: smilesSigns). Blank
+// lines and lines starting with '#' are skipped, and so is a first line
+// whose SMILES token is "smiles" (any case), a header.
 func parseSMILESLines(name string, data []byte) (*File, error) {
 	f := &File{Format: FormatSMILES}
+	col, _, _, _ := smilesSigns(data, ' ')
 	first := true
 	for i, text := range splitLines(data) {
 		line := i + 1
@@ -49,7 +52,7 @@ func parseSMILESLines(name string, data []byte) (*File, error) {
 		if text == "" || text[0] == '#' {
 			continue
 		}
-		s, rest, _ := strings.Cut(strings.ReplaceAll(text, "\t", " "), " ")
+		s, rest := smiFields(text, col)
 		if first {
 			first = false
 			if strings.EqualFold(s, "smiles") {
@@ -57,11 +60,15 @@ func parseSMILESLines(name string, data []byte) (*File, error) {
 			}
 		}
 		where := fmt.Sprintf("line %d", line)
-		r := Record{Index: line, Where: where, Name: strings.TrimSpace(rest), Molecule: s}
+		r := Record{Index: line, Where: where, Name: rest, Molecule: s}
 		if r.Name == "" {
 			r.Name = where
 		}
-		r.Graph, r.Err = parseSMILES(name, where, s)
+		if s == "" {
+			r.Err = fmt.Errorf("%s %s: a name and no SMILES after it (most lines of the file are a name, then a SMILES)", name, where)
+		} else {
+			r.Graph, r.Err = parseSMILES(name, where, s)
+		}
 		f.Records = append(f.Records, r)
 	}
 	if len(f.Records) == 0 {
@@ -70,45 +77,72 @@ func parseSMILESLines(name string, data []byte) (*File, error) {
 	return f, nil
 }
 
-// smilesLooking reports whether the first token (up to white space, or
-// up to sep when sep is not ' ') of most of the first 100 data lines
-// parses as a SMILES.
+// smiFields splits a trimmed line of SMILES lines into the token of
+// column col (0 or 1, tokens split by white space) and the rest of the
+// line, the record's name.
+func smiFields(text string, col int) (token, rest string) {
+	first, after, _ := strings.Cut(strings.ReplaceAll(text, "\t", " "), " ")
+	if col == 0 {
+		return first, strings.TrimSpace(after)
+	}
+	token, after, _ = strings.Cut(strings.TrimLeft(after, " "), " ")
+	return token, strings.TrimSpace(first + " " + strings.TrimSpace(after))
+}
+
+// smilesLooking reports whether the SMILES column smilesSigns finds
+// looks like SMILES.
 func smilesLooking(data []byte, sep byte) bool {
-	looks, _, _ := smilesSigns(data, sep)
+	_, looks, _, _ := smilesSigns(data, sep)
 	return looks
 }
 
-// smilesSigns looks at the first tokens of the first 100 data lines:
-// looks when most parse as a SMILES, all when every one does, strong
-// when one of them has two atoms or more, or a character other than a
-// letter, which node names of edge lists seldom have.
-func smilesSigns(data []byte, sep byte) (looks, all, strong bool) {
-	lines, ok := 0, 0
+// smilesSigns looks at the first 100 data lines' first token (up to sep,
+// or up to white space when sep is ' ') and, for white space, their
+// second: col is the second's (1) when most first tokens do not parse as
+// a SMILES and most second ones do, one of them strong (below; an edge
+// list "a b" would otherwise be a boron atom named a), else the first's
+// (0); of that
+// column, looks when most tokens parse as a SMILES, all when every one
+// does, strong when one of them has two atoms or more, or a character
+// other than a letter, which node names of edge lists seldom have.
+func smilesSigns(data []byte, sep byte) (col int, looks, all, strong bool) {
+	lines := 0
+	var ok [2]int
+	var strongAt [2]bool
 	for _, text := range splitLines(data) {
 		text = strings.TrimSpace(text)
 		if text == "" || text[0] == '#' || text[0] == '%' {
 			continue
 		}
-		var tok string
+		var toks [2]string
 		if sep == ' ' {
-			tok, _, _ = strings.Cut(strings.ReplaceAll(text, "\t", " "), " ")
+			toks[0], _ = smiFields(text, 0)
+			toks[1], _ = smiFields(text, 1)
 		} else {
-			tok, _, _ = strings.Cut(text, string(sep))
-			tok = strings.TrimSpace(tok)
+			toks[0], _, _ = strings.Cut(text, string(sep))
+			toks[0] = strings.TrimSpace(toks[0])
 		}
-		if lines == 0 && strings.EqualFold(tok, "smiles") {
+		if lines == 0 && (strings.EqualFold(toks[0], "smiles") || strings.EqualFold(toks[1], "smiles")) {
 			continue // a header
 		}
 		lines++
-		if g, err := smiles.Parse(tok); err == nil {
-			ok++
-			strong = strong || g.N > 1 || strings.Trim(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != ""
+		for c, tok := range toks {
+			if tok == "" {
+				continue
+			}
+			if g, err := smiles.Parse(tok); err == nil {
+				ok[c]++
+				strongAt[c] = strongAt[c] || g.N > 1 || strings.Trim(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != ""
+			}
 		}
 		if lines == 100 {
 			break
 		}
 	}
-	return lines > 0 && 2*ok > lines, lines > 0 && ok == lines, strong
+	if 2*ok[0] <= lines && 2*ok[1] > lines && strongAt[1] {
+		col = 1
+	}
+	return col, lines > 0 && 2*ok[col] > lines, lines > 0 && ok[col] == lines, strongAt[col]
 }
 
 // tableSeparators are the field separators a table's header is tried

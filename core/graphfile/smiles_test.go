@@ -58,6 +58,59 @@ func TestSMILESLines(t *testing.T) {
 	}
 }
 
+// TestSMILESNameFirst reads .smi files whose lines are a name, then a
+// SMILES: the column is the file's, a bad line keeps its own error.
+func TestSMILESNameFirst(t *testing.T) {
+	data := "ID\tSMILES\nZINC1\tCCO  ethanol, a note\nZINC2 C1CC(\nZINC3\nCHEMBL4 c1ccccc1\nCHEMBL5 C#N\n"
+	f, err := graphfile.ReadFile("m.smi", []byte(data), graphfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 5 {
+		t.Fatalf("%d records: %+v", len(f.Records), f.Records)
+	}
+	if r := f.Records[0]; r.Err != nil || r.Name != "ZINC1 ethanol, a note" || r.Where != "line 2" || !reflect.DeepEqual(r.Graph, mustSMILES(t, "CCO")) {
+		t.Errorf("line 2: %+v", r)
+	}
+	if e := f.Records[1].Err; e == nil || e.Error() != `m.smi line 3: SMILES "C1CC(": character 5: '(' is never closed` {
+		t.Errorf("line 3: %v", e)
+	}
+	if e := f.Records[2].Err; e == nil || e.Error() != "m.smi line 4: a name and no SMILES after it (most lines of the file are a name, then a SMILES)" {
+		t.Errorf("line 4: %v", e)
+	}
+	if r := f.Records[3]; r.Err != nil || r.Name != "CHEMBL4" || !reflect.DeepEqual(r.Graph, mustSMILES(t, "c1ccccc1")) {
+		t.Errorf("line 5: %+v", r)
+	}
+	// SMILES first stays SMILES first, names that parse as SMILES and all.
+	f, err = graphfile.ReadFile("m.smi", []byte("CCO C\nc1ccccc1 CN\n"), graphfile.Options{})
+	if err != nil || f.Records[1].Name != "CN" || !reflect.DeepEqual(f.Records[1].Graph, mustSMILES(t, "c1ccccc1")) {
+		t.Errorf("SMILES first: %+v, %v", f, err)
+	}
+}
+
+// TestCDK2 reads RDKit's cdk2.smi, 47 lines "ZINC id\tSMILES": every
+// graph equals smiles.Parse of the line's second field, named by its
+// first, however the file is named.
+func TestCDK2(t *testing.T) {
+	data := testenv.RDKitData(t, "Contrib/Fastcluster/cdk2.smi")
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for _, name := range []string{"cdk2.smi", "cdk2.txt", "cdk2"} {
+		f, err := graphfile.ReadFile(name, data, graphfile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Records) != len(lines) {
+			t.Fatalf("%s: %d records for %d lines", name, len(f.Records), len(lines))
+		}
+		for i, line := range lines {
+			id, s, _ := strings.Cut(line, "\t")
+			if r := f.Records[i]; r.Err != nil || r.Name != id || !reflect.DeepEqual(r.Graph, mustSMILES(t, s)) {
+				t.Fatalf("%s line %d: %+v", name, i+1, r)
+			}
+		}
+	}
+}
+
 func TestTables(t *testing.T) {
 	for _, tc := range []struct {
 		name, data string
