@@ -78,19 +78,19 @@ Flags:
 	enc := json.NewEncoder(stdout)
 	for _, src := range sources {
 		name := src.name
-		graphs, names, err := src.read()
+		in, err := src.read()
 		if err != nil {
 			return err
 		}
-		for i, g := range graphs {
+		for i, g := range in.graphs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			ex, err := e.Explain(g)
 			if err != nil {
-				return fmt.Errorf("%s graph %d: %w", name, i, err)
+				return fmt.Errorf("%s: %w", in.at(name, i), err)
 			}
-			ex.Graph = names[i]
+			ex.Graph = in.names[i]
 			if *format == "json" {
 				if err := enc.Encode(explained{File: name, Index: i, Explanation: ex}); err != nil {
 					return err

@@ -53,10 +53,32 @@ func (l *smilesList) Set(s string) error {
 
 // graphSource is one input: its name in the output and in messages
 // ("smiles" for the -smiles strings, "stdin", or the path), and how to
-// read its graphs with their names.
+// read its graphs.
 type graphSource struct {
 	name string
-	read func() ([]*graph.Graph, []string, error)
+	read func() (sourceGraphs, error)
+}
+
+// sourceGraphs are one input's graphs, each with its name ("" when the
+// format has none) and its place in the input for messages ("row 3 (line
+// 4)", "graph 5"; "" for a file of one graph).
+type sourceGraphs struct {
+	graphs        []*graph.Graph
+	names, places []string
+	// placed: the places name the graphs without the input's name
+	// (-smiles 2 "CCO").
+	placed bool
+}
+
+// at names graph i of src for a message.
+func (s sourceGraphs) at(src string, i int) string {
+	switch {
+	case s.placed:
+		return s.places[i]
+	case s.places[i] == "":
+		return src
+	}
+	return src + " " + s.places[i]
 }
 
 // sources lists the inputs: the -smiles strings as one source, then each
@@ -65,24 +87,24 @@ type graphSource struct {
 func (in *graphInputs) sources(args []string, stdin io.Reader) ([]graphSource, error) {
 	var out []graphSource
 	if len(in.smiles) > 0 {
-		out = append(out, graphSource{name: "smiles", read: func() ([]*graph.Graph, []string, error) {
+		out = append(out, graphSource{name: "smiles", read: func() (sourceGraphs, error) {
 			return in.parseSMILES(len(args) > 0)
 		}})
 	}
 	seenStdin := false
 	for _, name := range args {
 		if name != stdinArg {
-			out = append(out, graphSource{name: name, read: func() ([]*graph.Graph, []string, error) { return readGraphs(name, in.smilesCol) }})
+			out = append(out, graphSource{name: name, read: func() (sourceGraphs, error) { return readGraphs(name, in.smilesCol) }})
 			continue
 		}
 		if seenStdin {
 			return nil, errors.New(`"-" (standard input) is given twice`)
 		}
 		seenStdin = true
-		out = append(out, graphSource{name: "stdin", read: func() ([]*graph.Graph, []string, error) {
+		out = append(out, graphSource{name: "stdin", read: func() (sourceGraphs, error) {
 			data, err := io.ReadAll(stdin)
 			if err != nil {
-				return nil, nil, fmt.Errorf("stdin: %w", err)
+				return sourceGraphs{}, fmt.Errorf("stdin: %w", err)
 			}
 			return readGraphData("stdin", data, in.smilesCol)
 		}})
@@ -97,8 +119,8 @@ func (in *graphInputs) sources(args []string, stdin io.Reader) ([]graphSource, e
 // string. An error names the string and its place among them (-smiles
 // 2); with files given too, it recalls -smiles-column, which names a
 // table's column.
-func (in *graphInputs) parseSMILES(withFiles bool) ([]*graph.Graph, []string, error) {
-	graphs := make([]*graph.Graph, len(in.smiles))
+func (in *graphInputs) parseSMILES(withFiles bool) (sourceGraphs, error) {
+	out := sourceGraphs{graphs: make([]*graph.Graph, len(in.smiles)), names: in.smiles, places: make([]string, len(in.smiles)), placed: true}
 	for i, s := range in.smiles {
 		g, err := smiles.Parse(s)
 		if err != nil {
@@ -106,11 +128,11 @@ func (in *graphInputs) parseSMILES(withFiles bool) ([]*graph.Graph, []string, er
 			if withFiles {
 				msg += " (-smiles-column names the SMILES column of a table)"
 			}
-			return nil, nil, errors.New(msg)
+			return sourceGraphs{}, errors.New(msg)
 		}
-		graphs[i] = g
+		out.graphs[i], out.places[i] = g, fmt.Sprintf("-smiles %d %s", i+1, strconv.Quote(s))
 	}
-	return graphs, in.smiles, nil
+	return out, nil
 }
 
 // readGraphs reads any input format: a TU dataset or a folder of SWC
@@ -118,34 +140,38 @@ func (in *graphInputs) parseSMILES(withFiles bool) ([]*graph.Graph, []string, er
 // of graphs or molecules (readGraphData), with the name of each graph
 // ("" when the format has none). smilesCol names the SMILES column of
 // tables. A name that is no file but reads as a SMILES gets a hint.
-func readGraphs(name, smilesCol string) ([]*graph.Graph, []string, error) {
+func readGraphs(name, smilesCol string) (sourceGraphs, error) {
 	info, err := os.Stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, serr := smiles.Parse(name); serr == nil {
-			return nil, nil, fmt.Errorf("%s: no such file; to classify a SMILES string use -smiles '%s'", name, name)
+			return sourceGraphs{}, fmt.Errorf("%s: no such file; to classify a SMILES string use -smiles '%s'", name, name)
 		}
 	}
 	if err != nil {
-		return nil, nil, err
+		return sourceGraphs{}, err
 	}
 	if info.IsDir() || strings.EqualFold(filepath.Ext(name), ".zip") {
 		ds, _, err := dataset.Read(name, dataset.Options{})
 		if err != nil {
-			return nil, nil, err
+			return sourceGraphs{}, err
 		}
-		return ds.Graphs, make([]string, len(ds.Graphs)), nil
+		out := sourceGraphs{graphs: ds.Graphs, names: make([]string, len(ds.Graphs)), places: make([]string, len(ds.Graphs))}
+		for i := range out.places {
+			out.places[i] = fmt.Sprintf("graph %d", i)
+		}
+		return out, nil
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, nil, err
+		return sourceGraphs{}, err
 	}
 	base := filepath.Base(name)
 	if strings.EqualFold(filepath.Ext(name), ".swc") {
 		g, err := swc.Parse(base, data)
 		if err != nil {
-			return nil, nil, err
+			return sourceGraphs{}, err
 		}
-		return []*graph.Graph{g}, []string{""}, nil
+		return sourceGraphs{graphs: []*graph.Graph{g}, names: []string{""}, places: []string{""}}, nil
 	}
 	return readGraphData(base, data, smilesCol)
 }
@@ -154,18 +180,18 @@ func readGraphs(name, smilesCol string) ([]*graph.Graph, []string, error) {
 // graphfile.ReadFile (SMILES lines, SMILES tables, SD, GraphML, JSON,
 // edge lists; the extension of name, else the content, tells which),
 // failing on the first record that cannot be read.
-func readGraphData(name string, data []byte, smilesCol string) ([]*graph.Graph, []string, error) {
+func readGraphData(name string, data []byte, smilesCol string) (sourceGraphs, error) {
 	f, err := graphfile.ReadFile(name, data, graphfile.Options{SMILESColumn: smilesCol})
 	if err != nil {
-		return nil, nil, err
+		return sourceGraphs{}, err
 	}
 	if err := f.FirstError(); err != nil {
-		return nil, nil, err
+		return sourceGraphs{}, err
 	}
-	graphs := make([]*graph.Graph, len(f.Records))
-	names := make([]string, len(f.Records))
+	n := len(f.Records)
+	out := sourceGraphs{graphs: make([]*graph.Graph, n), names: make([]string, n), places: make([]string, n)}
 	for i, r := range f.Records {
-		graphs[i], names[i] = r.Graph, r.Name
+		out.graphs[i], out.names[i], out.places[i] = r.Graph, r.Name, r.Where
 	}
-	return graphs, names, nil
+	return out, nil
 }

@@ -147,3 +147,38 @@ func TestPredictInputErrors(t *testing.T) {
 		t.Errorf("-smiles-column mol: %+v", got)
 	}
 }
+
+// TestPredictNamesTheGraph: a graph the model's descriptors cannot take
+// (a dummy atom under the bond-order descriptor) is named by its place in
+// its input, predict and explain alike.
+func TestPredictNamesTheGraph(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "bonds.json")
+	if code, _, stderr := wkpi(t, "train", "-data", testenv.Dataset(t, "MUTAG"), "-out", model, "-extra", "bonds", "-labels=false",
+		"-auto=false", "-svm-choice=false", "-iter", "20", "-progress", "off"); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	smi, csv := filepath.Join(dir, "r.smi"), filepath.Join(dir, "r.csv")
+	if err := os.WriteFile(smi, []byte("CCO a\n*CC b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("smiles,name\nCCO,a\nCC[*:1],b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const dummy = "descriptor 1 (bonds): bonds needs a molecule: atom %d is a dummy atom (*, an attachment point or R group), which stands for no element: write the atom or group it stands for"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-smiles", "CCO", "-smiles", "*CC"}, `-smiles 2 "*CC": ` + fmt.Sprintf(dummy, 0)},
+		{[]string{smi}, smi + " line 2: " + fmt.Sprintf(dummy, 0)},
+		{[]string{csv}, csv + " row 2 (line 3): " + fmt.Sprintf(dummy, 2)},
+	} {
+		for _, cmd := range []string{"predict", "explain"} {
+			code, _, stderr := wkpi(t, append([]string{cmd, "-model", model}, tc.args...)...)
+			if want := "wkpi " + cmd + ": " + tc.want + "\n"; code != 1 || stderr != want {
+				t.Errorf("%s %q: exit %d, %q; want %q", cmd, tc.args, code, stderr, want)
+			}
+		}
+	}
+}

@@ -487,11 +487,15 @@ Flags:
 	}
 	for _, src := range sources {
 		name := src.name
-		graphs, names, err := src.read()
+		in, err := src.read()
 		if err != nil {
 			return err
 		}
-		preds, err := m.Predict(ctx, graphs)
+		names := in.names
+		preds, err := m.Predict(ctx, in.graphs)
+		if ge := (*model.GraphError)(nil); errors.As(err, &ge) {
+			return fmt.Errorf("%s: %w", in.at(name, ge.Index), ge.Err)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

@@ -152,6 +152,9 @@ func checkMolecule(g *graph.Graph, o Options) error {
 	}
 	for v, l := range g.NodeLabels {
 		if _, ok := pauling[l]; !ok {
+			if l == "*" {
+				return fmt.Errorf("%s needs a molecule: atom %d is a dummy atom (*, an attachment point or R group), which stands for no element: write the atom or group it stands for", o.name(), v)
+			}
 			return fmt.Errorf("%s needs a molecule: node %d is labelled %q, not an element symbol it knows", o.name(), v, l)
 		}
 	}

@@ -165,12 +165,14 @@ func TestChemistryRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dummy := molecule(t, []string{"*", "C", "C"}, "0-1:1", "1-2:1")
 	for _, c := range []struct {
 		g    *graph.Graph
 		o    Options
 		want string
 	}{
 		{g, Options{Kind: KindDegree, Atoms: "Xx"}, `"Xx" is not an element symbol`},
+		{dummy, Options{Kind: KindBonds}, "atom 0 is a dummy atom (*, an attachment point or R group)"},
 		{coded, Options{Kind: KindBonds}, `node 0 is labelled "0"`},
 		{bare, Options{Kind: KindBonds}, "no bond types"},
 		{cycle(t, 4), Options{Kind: KindElectronegativity}, "no atom types"},

@@ -51,7 +51,19 @@ func (p *Prepared) RowParts(img []float64) (*kernel.RowParts, error) {
 	return p.support.RowParts(img)
 }
 
-// Predict classifies graphs with the model.
+// GraphError is an error of one graph of those Predict classifies, for
+// callers that know where the graph came from (a file's row or line).
+type GraphError struct {
+	Index int // the graph's position in Predict's argument
+	Err   error
+}
+
+func (e *GraphError) Error() string { return fmt.Sprintf("graph %d: %v", e.Index, e.Err) }
+
+func (e *GraphError) Unwrap() error { return e.Err }
+
+// Predict classifies graphs with the model. An error that concerns one
+// graph is a *GraphError.
 func (p *Prepared) Predict(ctx context.Context, graphs []*graph.Graph) ([]Prediction, error) {
 	m := p.m
 	out := make([]Prediction, len(graphs))
@@ -62,11 +74,11 @@ func (p *Prepared) Predict(ctx context.Context, graphs []*graph.Graph) ([]Predic
 		}
 		ds, err := features.GraphDiagramsOf(g, m.Features)
 		if err != nil {
-			return nil, fmt.Errorf("graph %d: %w", i, err)
+			return nil, &GraphError{Index: i, Err: err}
 		}
 		img, err := features.Render(ds, m.Grid, m.Features)
 		if err != nil {
-			return nil, fmt.Errorf("graph %d: %w", i, err)
+			return nil, &GraphError{Index: i, Err: err}
 		}
 		images[i] = img
 		out[i].Diagrams = ds[0]
@@ -82,7 +94,7 @@ func (p *Prepared) Predict(ctx context.Context, graphs []*graph.Graph) ([]Predic
 			}
 			row, err := p.support.Row(images[i])
 			if err != nil {
-				return fmt.Errorf("graph %d: %w", i, err)
+				return &GraphError{Index: i, Err: err}
 			}
 			if m.GaussWidth > 0 {
 				for j, v := range row {

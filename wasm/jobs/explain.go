@@ -32,12 +32,12 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 	g := graphs[req.Graph]
 	preds, err := p.Predict(ctx, []*graph.Graph{g})
 	if err != nil {
-		return protocol.Response{}, err
+		return protocol.Response{}, placed(err, files[req.Graph:req.Graph+1])
 	}
 	start := time.Now()
 	ex, err := e.Explain(g)
 	if err != nil {
-		return protocol.Response{}, fmt.Errorf("%s: %w", files[req.Graph].file, err)
+		return protocol.Response{}, fmt.Errorf("%s: %w", files[req.Graph].place(), err)
 	}
 	millis := float64((built + time.Since(start)).Microseconds()) / 1000
 	ex.Graph = files[req.Graph].name

@@ -144,3 +144,30 @@ func TestPredictNamesAndBadRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictNamesTheGraph: a graph the model's descriptors cannot take
+// (a dummy atom under the bond-order descriptor) fails Classify and
+// Explain with its file and line, as `wkpi predict` names it.
+func TestPredictNamesTheGraph(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bonds.json")
+	out, err := exec.Command("go", "run", "../../cmd/wkpi", "train", "-data", "../../data/MUTAG", "-extra", "bonds", "-labels=false",
+		"-auto=false", "-svm-choice=false", "-iter", "20", "-progress", "off", "-out", file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("wkpi train: %v\n%s", err, out)
+	}
+	model, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "r.smi line 2: descriptor 1 (bonds): bonds needs a molecule: atom 0 is a dummy atom (*, an attachment point or R group), which stands for no element: write the atom or group it stands for"
+	inputs := []protocol.File{{Name: "r.smi", Data: []byte("CCO a\n*CC b\n")}}
+	var w Worker
+	for _, req := range []protocol.Request{
+		{Kind: protocol.Predict, Model: model, Inputs: inputs},
+		{Kind: protocol.Explain, Model: model, Inputs: inputs, Graph: 1},
+	} {
+		if got := w.Run(context.Background(), req, nil, nil); got.Event != protocol.Failed || got.Error != want {
+			t.Errorf("%s: %s %q, want %q", req.Kind, got.Event, got.Error, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"reflect"
@@ -305,7 +306,7 @@ func (w *Worker) predict(ctx context.Context, req protocol.Request, report progr
 	report.Report("classify", 0, 1)
 	preds, err := p.Predict(ctx, graphs)
 	if err != nil {
-		return protocol.Response{}, err
+		return protocol.Response{}, placed(err, files)
 	}
 	resp := describe(p.Model())
 	for i, pr := range preds {
@@ -330,6 +331,20 @@ type origin struct {
 	truth string // the graph's class label in its file, if any
 	// molecule is the graph as a SMILES or molfile (graphfile.Record.Molecule).
 	molecule string
+	// where is its place in the file, for messages ("row 3 (line 4)").
+	where string
+}
+
+// place names the graph for a message: its file and where in it.
+func (o origin) place() string { return o.file + " " + o.where }
+
+// placed names the graph an error of Predict(graphs) concerns by its
+// file and place (files[i] is where graphs[i] came from).
+func placed(err error, files []origin) error {
+	if ge := (*model.GraphError)(nil); errors.As(err, &ge) {
+		return fmt.Errorf("%s: %w", files[ge.Index].place(), ge.Err)
+	}
+	return err
 }
 
 // inputs reads the graphs to classify: a TU set (a zip, or files named
@@ -358,7 +373,7 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 			return nil, nil, err
 		}
 		for i, g := range ds.Graphs {
-			o := origin{file: ds.Name, index: i, truth: ds.Classes[ds.Labels[i]]}
+			o := origin{file: ds.Name, index: i, truth: ds.Classes[ds.Labels[i]], where: fmt.Sprintf("graph %d", i)}
 			if i < len(ds.Names) {
 				o.name = ds.Names[i]
 			}
@@ -372,7 +387,7 @@ func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 			return nil, nil, err
 		}
 		for i, r := range recs {
-			where = append(where, origin{file: f.Name, index: i, name: r.Name, molecule: r.Molecule})
+			where = append(where, origin{file: f.Name, index: i, name: r.Name, molecule: r.Molecule, where: r.Where})
 			graphs = append(graphs, r.Graph)
 		}
 	}
