@@ -122,7 +122,7 @@ func (in *graphInputs) sources(args []string, stdin io.Reader) ([]graphSource, e
 func (in *graphInputs) parseSMILES(withFiles bool) (sourceGraphs, error) {
 	out := sourceGraphs{graphs: make([]*graph.Graph, len(in.smiles)), names: in.smiles, places: make([]string, len(in.smiles)), placed: true}
 	for i, s := range in.smiles {
-		g, err := smiles.Parse(s)
+		g, err := smiles.ParseMolecule(s)
 		if err != nil {
 			msg := fmt.Sprintf("-smiles %d %s: %v", i+1, strconv.Quote(s), err)
 			if withFiles {

@@ -6,7 +6,7 @@ import (
 	"wkpi-web/core/dataset"
 )
 
-// BenchmarkParseNCI5K reads RDKit's 4,999 NCI molecules from a SMILES
+// BenchmarkParseNCI5K reads 4,993 of RDKit's NCI molecules from a SMILES
 // table (SMILES, id, TPSA) into a labelled dataset: CSV parsing, SMILES
 // parsing, graph building, threshold (skipped without rdkit-data).
 func BenchmarkParseNCI5K(b *testing.B) {

@@ -147,6 +147,9 @@ func molGraph(name string, lines []string, start, end int) (*graph.Graph, []Prop
 	}
 	g.Atoms = atoms
 	smiles.Sanitize(g)
+	if err := smiles.Check(g); err != nil {
+		return nil, nil, fmt.Errorf("%s: molecule on line %d: %w", name, start+1, err)
+	}
 	return g, props, nil
 }
 

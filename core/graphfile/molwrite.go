@@ -11,8 +11,10 @@ import (
 // Molfile writes a molecule as an MDL molfile (V2000) that ReadFile reads
 // back as the same graph: node labels are element symbols, edge labels
 // bond types (smiles.BondSingle to smiles.BondAromatic), and the charges
-// and isotopes of g.Atoms, when it has them, follow in M  CHG and M  ISO
-// lines. Atom i is node i. Every coordinate is 0: a drawing lays the
+// and isotopes of g.Atoms follow in M  CHG and M  ISO lines; a graph
+// without Atoms (a TU dataset's) gets a nitro group's charges
+// (smiles.Charged), which its file would have. A molecule whose
+// chemistry RDKit refuses (smiles.Check) is written, but not read back. Atom i is node i. Every coordinate is 0: a drawing lays the
 // molecule out. It is an error when g is not such a molecule or is too
 // big for V2000 (999 atoms or bonds).
 func Molfile(title string, g *graph.Graph) (string, error) {
@@ -40,7 +42,7 @@ func Molfile(title string, g *graph.Graph) (string, error) {
 		}
 	}
 	var charges, isotopes [][2]int
-	for v, a := range g.Atoms {
+	for v, a := range smiles.Charged(g).Atoms {
 		if a.Charge != 0 {
 			charges = append(charges, [2]int{v + 1, a.Charge})
 		}

@@ -14,16 +14,21 @@ import (
 	"wkpi-web/core/smiles"
 )
 
-// parseSMILES reads one SMILES, wrapping a syntax error with the file,
-// the place and the string.
+// parseSMILES reads one SMILES as a molecule (smiles.ParseMolecule),
+// wrapping a syntax or chemistry error with the file, the place and the
+// string.
 func parseSMILES(name, where, s string) (*graph.Graph, error) {
-	g, err := smiles.Parse(s)
+	g, err := smiles.ParseMolecule(s)
 	if err == nil {
 		return g, nil
 	}
 	var se *smiles.SyntaxError
-	if errors.As(err, &se) && se.Pos > 0 {
+	var ce *smiles.ChemistryError
+	switch {
+	case errors.As(err, &se) && se.Pos > 0:
 		return nil, fmt.Errorf("%s %s: SMILES %s: character %d: %s", name, where, quoteShort(s), se.Pos, se.Msg)
+	case errors.As(err, &ce):
+		return nil, fmt.Errorf("%s %s: SMILES %s: %v", name, where, quoteShort(s), err)
 	}
 	return nil, fmt.Errorf("%s %s: %v", name, where, err)
 }

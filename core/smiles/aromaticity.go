@@ -61,7 +61,7 @@ func sanitize(g *graph.Graph, fixed, removed []int, lowercase []bool) {
 // same. g.Atoms holds the charges and hydrogen counts; a molecule without
 // them (a TU dataset's) gets them as GasteigerCharges does.
 func Sanitized(g *graph.Graph) (aromatic []bool, bonds []string) {
-	return newMolecule(withAtoms(g)).sanitized()
+	return newMolecule(Charged(g)).sanitized()
 }
 
 // molecule is a graph with the per-atom facts the valence and

@@ -78,7 +78,7 @@ func BondingTypesOf(g *graph.Graph, rules int) []string {
 // without them (a TU dataset's) gets them as GasteigerCharges does, so
 // that it has the types of the same molecule read from SMILES.
 func BondingTypes(g *graph.Graph) []string {
-	m := newMolecule(withAtoms(g))
+	m := newMolecule(Charged(g))
 	aromatic, bonds := m.sanitized()
 	multiple := func(a int) bool { // a double or triple bond
 		for _, k := range m.inc[a] {

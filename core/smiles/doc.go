@@ -71,10 +71,13 @@
 // Differences from RDKit's MolFromSmiles (2022.09), all checked by the
 // tests against RDKit itself:
 //
-//   - No chemistry is checked: valences (RDKit refuses five-bonded carbon,
-//     and six molecules of its NCI sample, metal complexes and over-bonded
-//     N and O) and aromaticity (RDKit refuses c1cc1, which cannot be
-//     kekulised, and aromatic atoms outside rings) are accepted.
+//   - Parse checks no chemistry; ParseMolecule (and Check, for molfiles)
+//     refuses what RDKit's sanitisation refuses, for the same reasons:
+//     valences (five-bonded carbon; six molecules of RDKit's NCI sample,
+//     metal complexes and over-bonded N and O), aromatic atoms outside
+//     rings, and aromatic systems with no Kekulé form (c1cc1, c1ccnc1).
+//     The file readers and the command line read SMILES with
+//     ParseMolecule.
 //   - The empty string is an error ("empty SMILES"); RDKit returns an
 //     empty molecule.
 //   - RDKit takes the opening symbol of a ring bond written differently at

@@ -32,7 +32,7 @@ import (
 // Written here rather than taken from a library: no Go package computes
 // partial charges, and the descriptors need them in the browser too.
 func GasteigerCharges(g *graph.Graph) []float64 {
-	m := newMolecule(withAtoms(g))
+	m := newMolecule(Charged(g))
 	aromatic, bondTypes := m.sanitized()
 	order := make([]float64, len(bondTypes))
 	for k, b := range bondTypes {
@@ -130,10 +130,11 @@ func (m *molecule) symbol(a int) string {
 	return m.g.NodeLabels[a]
 }
 
-// withAtoms returns g when it has Atoms, else a copy whose Atoms are
-// those of RDKit's reading of a molfile without charges (Sanitize), with
-// a nitro group's charges (chargeSeparate).
-func withAtoms(g *graph.Graph) *graph.Graph {
+// Charged returns g when it has Atoms, else a copy whose Atoms are those
+// of RDKit's reading of a molfile without charges (Sanitize), with a
+// nitro group's charges (chargeSeparate): the molecule a file would hold
+// for a TU dataset's graph, whose nitro groups are N(=O)O, uncharged.
+func Charged(g *graph.Graph) *graph.Graph {
 	if g.Atoms != nil {
 		return g
 	}

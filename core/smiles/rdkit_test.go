@@ -45,21 +45,22 @@ func rdkitRead(t *testing.T, list []string, stride int) []rdkitRecord {
 
 // RDKit's MolFromSmiles also sanitises: it refuses molecules whose
 // chemistry it does not accept. Parse checks syntax only, so it accepts
-// these, and their graphs must still equal RDKit's unsanitised reading.
-// Each class is named by the start of RDKit's message.
-var acceptedRefusals = []struct{ prefix, why string }{
-	{"Explicit valence", "valence is not checked: a graph needs none (NCI's metal complexes and charged N(=O)(=O) exceed RDKit's valence table)"},
-	{"Can't kekulize", "aromaticity is not checked: lowercase atoms are read as written"},
-	{"non-ring atom", "aromaticity is not checked: an aromatic atom outside a ring is read as written"},
+// these, and their graphs must still equal RDKit's unsanitised reading;
+// Check must then refuse them for the same reason. Each class is named by
+// the start of RDKit's message, with what Check's message says.
+var checkedRefusals = []struct{ prefix, check string }{
+	{"Explicit valence", "has valence"},
+	{"Can't kekulize", "no Kekulé form"},
+	{"non-ring atom", "on no ring"},
 }
 
-func acceptedRefusal(rdkitError string) string {
-	for _, r := range acceptedRefusals {
+func checkedRefusal(rdkitError string) (prefix, check string) {
+	for _, r := range checkedRefusals {
 		if strings.HasPrefix(rdkitError, r.prefix) {
-			return r.prefix
+			return r.prefix, r.check
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // graphDiff returns the first difference between g and RDKit's graph, or
@@ -99,9 +100,9 @@ func graphDiff(g *graph.Graph, rec rdkitRecord) string {
 	return ""
 }
 
-// judge compares Parse with RDKit on one record. It returns a problem, or
-// "" and, for a molecule RDKit refuses but Parse accepts, the class of
-// RDKit's refusal.
+// judge compares Parse and Check with RDKit on one record. It returns a
+// problem, or "" and, for a molecule RDKit's sanitisation refuses (Parse
+// reads it, Check refuses it), the class of RDKit's refusal.
 func judge(rec rdkitRecord) (problem, refusal string) {
 	if rec.Inconsistent {
 		return "oracle: MolFromSmiles and the unsanitised reading disagree on the atoms or bonds", ""
@@ -118,13 +119,23 @@ func judge(rec rdkitRecord) (problem, refusal string) {
 	if d := graphDiff(g, rec); d != "" {
 		return d, ""
 	}
+	_, cerr := smiles.ParseMolecule(rec.Smiles)
 	if rec.OK {
+		if cerr != nil {
+			return fmt.Sprintf("RDKit sanitises it, Check refuses: %v", cerr), ""
+		}
 		return "", ""
 	}
-	if r := acceptedRefusal(rec.Error); r != "" {
-		return "", r
+	prefix, check := checkedRefusal(rec.Error)
+	switch {
+	case prefix == "":
+		return fmt.Sprintf("RDKit refuses it (%s), Parse reads it", rec.Error), ""
+	case cerr == nil:
+		return fmt.Sprintf("RDKit refuses it (%s), Check accepts it", rec.Error), ""
+	case !strings.Contains(cerr.Error(), check):
+		return fmt.Sprintf("RDKit refuses it (%s), Check for another reason: %v", rec.Error, cerr), ""
 	}
-	return fmt.Sprintf("RDKit refuses it (%s), Parse reads it", rec.Error), ""
+	return "", prefix
 }
 
 // The NCI sample and, for every fifth molecule, three SMILES RDKit writes
@@ -154,7 +165,7 @@ func TestMatchesRDKitNCI(t *testing.T) {
 		matched++
 		if refusal != "" {
 			refusals[refusal]++
-			t.Logf("accepted, RDKit refuses: NCI line %d %q: %s", rec.Source+1, rec.Smiles, rec.Error)
+			t.Logf("refused by Check as by RDKit: NCI line %d %q: %s", rec.Source+1, rec.Smiles, rec.Error)
 		}
 	}
 	if failed > 20 {
@@ -163,7 +174,7 @@ func TestMatchesRDKitNCI(t *testing.T) {
 	if variants["input"] != len(inputs) {
 		t.Errorf("oracle answered for %d of %d inputs", variants["input"], len(inputs))
 	}
-	t.Logf("%d of %d SMILES read as RDKit reads them (%v); RDKit refuses but Parse accepts: %v",
+	t.Logf("%d of %d SMILES read as RDKit reads them (%v); refused by RDKit's sanitisation and Check: %v",
 		matched, len(recs), variants, refusals)
 }
 
@@ -180,6 +191,11 @@ var extraCases = []string{
 	"[C+16]", "[C-15]", "[999C]", "[1000C]", "[C:99999]", "C%(1)CC1", "[C@@H2]",
 	"[as]1cccc1", "[si]1cccc1", "[C@TB0]", "[C@OH0]", "[C-02]", "C%01CC%01",
 	"CC name", "C(C.C)C", "c1ccccc1/c1ccccc1",
+	// Chemistry RDKit's sanitisation refuses or repairs (Check).
+	"c1ccnc1", "c1cc[nH]c1", "c1ccccc1c", "Cc", "C(C)(C)(C)(C)C", "CN(=O)=O", "c1ccccc1N(=O)O",
+	"[NH4+]", "C[N+](C)(C)C", "[O-][n+]1ccccc1", "O=S(=O)(O)O", "CC(=O)O[Mg](OC(C)=O)(O)O",
+	"[C+](C)(C)C", "[CH2-]C", "FCl(F)F", "FI(F)F", "Cl(=O)(=O)(=O)O", "c1ccc2ccccc2c1", "c1ccc2[nH]ccc2c1",
+	"C1=CC=CC=C1", "c1cccc1", "[cH-]1cccc1", "o1cccc1", "O=c1cc[nH]cc1", "C[S](C)(C)(C)(C)(C)C", "B(F)(F)(F)F", "[BH4-]",
 }
 
 var knownDifferences = map[string]string{
@@ -240,6 +256,6 @@ func TestMatchesRDKitEdgeCases(t *testing.T) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.Logf("accepted, RDKit refuses (%s): %q", k, refusals[k])
+		t.Logf("refused by RDKit's sanitisation and Check (%s): %q", k, refusals[k])
 	}
 }

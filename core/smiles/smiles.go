@@ -40,12 +40,32 @@ func (e *SyntaxError) Error() string {
 // removed as RDKit's MolFromSmiles removes them) and bonds; see the
 // package documentation for the labels and for what is checked.
 func Parse(s string) (*graph.Graph, error) {
+	g, _, err := parse(s)
+	return g, err
+}
+
+// ParseMolecule is Parse, then Check: it also refuses what RDKit's
+// sanitisation refuses, with a *ChemistryError (lowercase atoms are the
+// aromatic ones).
+func ParseMolecule(s string) (*graph.Graph, error) {
+	g, lowercase, err := parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(g, lowercase); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// parse reads s, returning the atoms written aromatic too.
+func parse(s string) (*graph.Graph, []bool, error) {
 	if s == "" {
-		return nil, &SyntaxError{Msg: "empty SMILES"}
+		return nil, nil, &SyntaxError{Msg: "empty SMILES"}
 	}
 	p := parser{s: s}
 	if err := p.parse(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return p.graph()
 }
@@ -582,7 +602,7 @@ func (p *parser) chirality(i int) (next int, nonTetrahedral bool, err error) {
 
 // graph drops the hydrogens RDKit's MolFromSmiles drops and builds the
 // graph of what remains, in atom order.
-func (p *parser) graph() (*graph.Graph, error) {
+func (p *parser) graph() (*graph.Graph, []bool, error) {
 	index := make([]int, len(p.atoms)) // new node number, or -1 if dropped
 	n := 0
 	for i := range p.atoms {
@@ -629,11 +649,11 @@ func (p *parser) graph() (*graph.Graph, error) {
 	}
 	g, err := graph.New(n, edges, edgeLabels, labels)
 	if err != nil {
-		return nil, fmt.Errorf("SMILES %q: building the graph: %w", p.s, err)
+		return nil, nil, fmt.Errorf("SMILES %q: building the graph: %w", p.s, err)
 	}
 	g.Atoms = atoms
 	sanitize(g, fixed, removed, lowercase)
-	return g, nil
+	return g, lowercase, nil
 }
 
 // dropHydrogen follows RDKit's RemoveHs defaults (2022.09): a hydrogen

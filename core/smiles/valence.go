@@ -7,17 +7,18 @@ import (
 )
 
 // RDKit's periodic table (2022.09) for the valence model: the allowed
-// valences of the main-group elements, first the default one. Elements
+// valences of the main-group elements, first the default one; -1 last
+// means any valence above the others (the alkaline earths). Elements
 // not listed (the transition metals, lanthanides and actinides) have no
 // default valence and get no implicit hydrogens. TestPeriodicTable checks
 // both tables against RDKit.
 var valenceList = map[int][]int{
 	1: {1}, 2: {0}, 3: {1}, 4: {2}, 5: {3}, 6: {4}, 7: {3}, 8: {2}, 9: {1}, 10: {0},
-	11: {1}, 12: {2}, 13: {3, 6}, 14: {4, 6}, 15: {3, 5, 7}, 16: {2, 4, 6}, 17: {1}, 18: {0},
-	19: {1}, 20: {2}, 31: {3}, 32: {4}, 33: {3, 5, 7}, 34: {2, 4, 6}, 35: {1}, 36: {0},
-	37: {1}, 38: {2}, 49: {3}, 50: {2, 4}, 51: {3, 5, 7}, 52: {2, 4, 6}, 53: {1, 3, 5}, 54: {0, 2, 4, 6},
-	55: {1}, 56: {2}, 81: {3}, 82: {2, 4}, 83: {3, 5, 7}, 84: {2, 4, 6}, 85: {1, 3, 5}, 86: {0},
-	87: {1}, 88: {2},
+	11: {1}, 12: {2, -1}, 13: {3, 6}, 14: {4, 6}, 15: {3, 5, 7}, 16: {2, 4, 6}, 17: {1}, 18: {0},
+	19: {1}, 20: {2, -1}, 31: {3}, 32: {4}, 33: {3, 5, 7}, 34: {2, 4, 6}, 35: {1}, 36: {0},
+	37: {1}, 38: {2, -1}, 49: {3}, 50: {2, 4}, 51: {3, 5, 7}, 52: {2, 4, 6}, 53: {1, 3, 5}, 54: {0, 2, 4, 6},
+	55: {1}, 56: {2, -1}, 81: {3}, 82: {2, 4}, 83: {3, 5, 7}, 84: {2, 4, 6}, 85: {1, 3, 5}, 86: {0},
+	87: {1}, 88: {2, -1},
 }
 
 // outerElectrons lists the valence-shell electrons of elements 0 (the

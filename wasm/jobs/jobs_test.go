@@ -481,7 +481,8 @@ func mustJSON(t *testing.T, v any) string {
 // molfile whose atoms are the README's elements (read by hand: 0 C, 1 N,
 // 2 O, 3 F, 4 I, 5 Cl, 6 Br) and bonds its bond types (0 aromatic, 1
 // single, 2 double, 3 triple: molfile types 4, 1, 2, 3), node for node
-// and edge for edge; nothing for MUTAG without its README, for PROTEINS
+// and edge for edge, a nitro group charge-separated as its file would
+// have it; nothing for MUTAG without its README, for PROTEINS
 // (secondary-structure elements) and for unlabelled graphs.
 func TestDrawMolecule(t *testing.T) {
 	readme := func(dir string) []protocol.File {
@@ -511,8 +512,20 @@ func TestDrawMolecule(t *testing.T) {
 	}
 	elements := map[string]string{"0": "C", "1": "N", "2": "O", "3": "F", "4": "I", "5": "Cl", "6": "Br"}
 	bonds := map[string]string{"0": "4", "1": "1", "2": "2", "3": "3"}
-	for _, i := range []int{0, 1, 187} {
+	// The last molecule, as TU writes it, has a five-bonded carbon: it is
+	// drawn as written, but its molfile is no molecule RDKit (or ReadFile)
+	// accepts.
+	if d := draw(readme("../../data/MUTAG"), 187); !d.LayOut {
+		t.Error("MUTAG graph 187: a molfile written from the graph is to be laid out")
+	} else if f, err := graphfile.ReadFile("mutag.mol", []byte(d.Molecule), graphfile.Options{}); err != nil || f.Records[0].Err == nil ||
+		f.Records[0].Err.Error() != "mutag.mol: molecule on line 1: atom 10 (C) has valence 5, more than it allows (4)" {
+		t.Errorf("MUTAG graph 187 read back: %v %+v", err, f)
+	}
+	for _, i := range []int{0, 1, 186} {
 		d := draw(readme("../../data/MUTAG"), i)
+		if !strings.Contains(d.Molecule, "\nM  CHG  2 ") {
+			t.Errorf("MUTAG graph %d: no charges for its nitro group:\n%s", i, d.Molecule)
+		}
 		if !d.LayOut {
 			t.Errorf("MUTAG graph %d: a molfile written from the graph is to be laid out", i)
 		}
