@@ -34,7 +34,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	attribution := fs.String("attribution", string(explain.Nodes), "how points' parts reach the graph: nodes (edges scored by their ends) or simplices (edges keep their parts)")
 	top := fs.Int("top", 5, "text: how many nodes, groups and edges to list per graph")
 	var in graphInputs
-	in.register(fs)
+	in.register(fs, "explain", stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: wkpi explain -model M.json [-format text|json] GRAPH... | -smiles SMILES
 
@@ -78,26 +78,26 @@ Flags:
 	enc := json.NewEncoder(stdout)
 	for _, src := range sources {
 		name := src.name
-		in, err := src.read()
+		read, err := src.read()
 		if err != nil {
 			return err
 		}
-		for i, g := range in.graphs {
+		for i, g := range read.graphs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			ex, err := e.Explain(g)
 			if err != nil {
-				return fmt.Errorf("%s: %w", in.at(name, i), err)
+				return fmt.Errorf("%s: %w", read.at(name, i), err)
 			}
-			ex.Graph = in.names[i]
+			ex.Graph = read.names[i]
 			if *format == "json" {
-				if err := enc.Encode(explained{File: name, Index: i, Explanation: ex}); err != nil {
+				if err := enc.Encode(explained{File: name, Index: read.position(i), Explanation: ex}); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := writeExplanation(stdout, name, i, g, ex, *top); err != nil {
+			if err := writeExplanation(stdout, name, read.position(i), g, ex, *top); err != nil {
 				return err
 			}
 		}

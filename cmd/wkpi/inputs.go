@@ -28,12 +28,19 @@ const stdinArg = "-"
 type graphInputs struct {
 	smiles    smilesList
 	smilesCol string // the SMILES column of tables (-smiles-column)
+	skipBad   bool   // -skip-bad: leave out records that cannot be read
+	// cmd and notes: the command and where -skip-bad says what it left out.
+	cmd   string
+	notes io.Writer
 }
 
-// register adds -smiles and -smiles-column to fs.
-func (in *graphInputs) register(fs *flag.FlagSet) {
+// register adds -smiles, -smiles-column and -skip-bad to fs, for the
+// command cmd, which writes its notes to notes.
+func (in *graphInputs) register(fs *flag.FlagSet, cmd string, notes io.Writer) {
+	in.cmd, in.notes = cmd, notes
 	fs.Var(&in.smiles, "smiles", "a `SMILES` string to classify, one molecule named by its string; repeat it for more (-smiles CCO -smiles c1ccccc1)")
 	fs.StringVar(&in.smilesCol, "smiles-column", "", "the SMILES column of CSV/TSV files (default: the column named smiles)")
+	fs.BoolVar(&in.skipBad, "skip-bad", false, "leave out the records of a file that cannot be read (a bad SMILES, chemistry RDKit refuses) and count them on stderr, instead of failing")
 }
 
 // smilesList is the repeatable -smiles flag.
@@ -60,14 +67,24 @@ type graphSource struct {
 }
 
 // sourceGraphs are one input's graphs, each with its name ("" when the
-// format has none) and its place in the input for messages ("row 3 (line
-// 4)", "graph 5"; "" for a file of one graph).
+// format has none), its place in the input for messages ("row 3 (line
+// 4)", "graph 5"; "" for a file of one graph) and its position among the
+// input's records (the output's graph column; -skip-bad leaves gaps).
 type sourceGraphs struct {
 	graphs        []*graph.Graph
 	names, places []string
+	positions     []int
 	// placed: the places name the graphs without the input's name
 	// (-smiles 2 "CCO").
 	placed bool
+}
+
+// position is graph i's position among its input's records.
+func (s sourceGraphs) position(i int) int {
+	if s.positions == nil {
+		return i
+	}
+	return s.positions[i]
 }
 
 // at names graph i of src for a message.
@@ -94,7 +111,7 @@ func (in *graphInputs) sources(args []string, stdin io.Reader) ([]graphSource, e
 	seenStdin := false
 	for _, name := range args {
 		if name != stdinArg {
-			out = append(out, graphSource{name: name, read: func() (sourceGraphs, error) { return readGraphs(name, in.smilesCol) }})
+			out = append(out, graphSource{name: name, read: func() (sourceGraphs, error) { return in.readGraphs(name) }})
 			continue
 		}
 		if seenStdin {
@@ -106,7 +123,7 @@ func (in *graphInputs) sources(args []string, stdin io.Reader) ([]graphSource, e
 			if err != nil {
 				return sourceGraphs{}, fmt.Errorf("stdin: %w", err)
 			}
-			return readGraphData("stdin", data, in.smilesCol)
+			return in.readGraphData("stdin", data)
 		}})
 	}
 	if len(out) == 0 {
@@ -140,7 +157,7 @@ func (in *graphInputs) parseSMILES(withFiles bool) (sourceGraphs, error) {
 // of graphs or molecules (readGraphData), with the name of each graph
 // ("" when the format has none). smilesCol names the SMILES column of
 // tables. A name that is no file but reads as a SMILES gets a hint.
-func readGraphs(name, smilesCol string) (sourceGraphs, error) {
+func (in *graphInputs) readGraphs(name string) (sourceGraphs, error) {
 	info, err := os.Stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, serr := smiles.Parse(name); serr == nil {
@@ -173,25 +190,42 @@ func readGraphs(name, smilesCol string) (sourceGraphs, error) {
 		}
 		return sourceGraphs{graphs: []*graph.Graph{g}, names: []string{""}, places: []string{""}}, nil
 	}
-	return readGraphData(base, data, smilesCol)
+	return in.readGraphData(base, data)
 }
 
 // readGraphData reads the graphs of one file's content with
 // graphfile.ReadFile (SMILES lines, SMILES tables, SD, GraphML, JSON,
 // edge lists; the extension of name, else the content, tells which),
-// failing on the first record that cannot be read.
-func readGraphData(name string, data []byte, smilesCol string) (sourceGraphs, error) {
-	f, err := graphfile.ReadFile(name, data, graphfile.Options{SMILESColumn: smilesCol})
+// failing on the first record that cannot be read, or, with -skip-bad,
+// leaving such records out and counting them on the notes.
+func (in *graphInputs) readGraphData(name string, data []byte) (sourceGraphs, error) {
+	f, err := graphfile.ReadFile(name, data, graphfile.Options{SMILESColumn: in.smilesCol})
 	if err != nil {
 		return sourceGraphs{}, err
 	}
-	if err := f.FirstError(); err != nil {
-		return sourceGraphs{}, err
-	}
-	n := len(f.Records)
-	out := sourceGraphs{graphs: make([]*graph.Graph, n), names: make([]string, n), places: make([]string, n)}
+	var out sourceGraphs
+	var bad []graphfile.Record
 	for i, r := range f.Records {
-		out.graphs[i], out.names[i], out.places[i] = r.Graph, r.Name, r.Where
+		if r.Err != nil {
+			bad = append(bad, r)
+			continue
+		}
+		out.graphs, out.names, out.places = append(out.graphs, r.Graph), append(out.names, r.Name), append(out.places, r.Where)
+		out.positions = append(out.positions, i)
+	}
+	switch {
+	case len(bad) == 0:
+	case !in.skipBad || len(bad) == len(f.Records):
+		err := f.FirstError()
+		// No hint where the content chose the format (FirstError then
+		// names the formats tried): the file may be no molecules at all.
+		if len(bad) < len(f.Records) && err.Error() == bad[0].Err.Error() {
+			err = fmt.Errorf("%w (%d of %d %s cannot be read; -skip-bad reads the other %d)", err, len(bad), len(f.Records), f.Format.Unit(), len(f.Records)-len(bad))
+		}
+		return sourceGraphs{}, err
+	default:
+		fmt.Fprintf(in.notes, "wkpi %s: -skip-bad: left out %d of %d %s of %s (the first: %v)\n",
+			in.cmd, len(bad), len(f.Records), f.Format.Unit(), name, bad[0].Err)
 	}
 	return out, nil
 }

@@ -182,3 +182,52 @@ func TestPredictNamesTheGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictSkipBad: a file with a molecule RDKit refuses (a pyrrole
+// without its hydrogen) fails predict and explain naming its line, with
+// a hint; -skip-bad classifies the others at their own positions and
+// counts what it left out.
+func TestPredictSkipBad(t *testing.T) {
+	dir := t.TempDir()
+	model := quickModel(t, dir)
+	smi := filepath.Join(dir, "k.smi")
+	if err := os.WriteFile(smi, []byte("CCO a\nc1ccnc1 b\nCCN c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const bad = `k.smi line 2: SMILES "c1ccnc1": the aromatic atoms 0 1 2 3 4 have no Kekulé form (no alternation of single and double bonds fits their valences; a pyrrole-type nitrogen is written [nH])`
+	for _, cmd := range []string{"predict", "explain"} {
+		code, _, stderr := wkpi(t, cmd, "-model", model, smi)
+		if want := "wkpi " + cmd + ": " + bad + " (1 of 3 lines cannot be read; -skip-bad reads the other 2)\n"; code != 1 || stderr != want {
+			t.Errorf("%s: exit %d, %q; want %q", cmd, code, stderr, want)
+		}
+		code, stdout, stderr := wkpi(t, cmd, "-model", model, "-skip-bad", "-format", "json", smi)
+		if cmd == "predict" {
+			code, stdout, stderr = wkpi(t, cmd, "-model", model, "-skip-bad", "-json", smi)
+		}
+		if want := "wkpi " + cmd + ": -skip-bad: left out 1 of 3 lines of k.smi (the first: " + bad + ")\n"; code != 0 || stderr != want {
+			t.Errorf("%s -skip-bad: exit %d, %q; want %q", cmd, code, stderr, want)
+		}
+		var got []string
+		for line := range strings.SplitSeq(strings.TrimSpace(stdout), "\n") {
+			var p struct {
+				Graph any `json:"graph"`
+				Index *int
+			}
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.Index != nil {
+				got = append(got, fmt.Sprint(*p.Index, " ", p.Graph))
+			} else {
+				got = append(got, fmt.Sprint(p.Graph))
+			}
+		}
+		want := "0 2"
+		if cmd == "explain" {
+			want = "0 a,2 c"
+		}
+		if strings.Join(got, ",") != want && strings.Join(got, " ") != want {
+			t.Errorf("%s -skip-bad: graphs %q, want %q", cmd, got, want)
+		}
+	}
+}

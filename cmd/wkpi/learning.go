@@ -448,7 +448,7 @@ func runPredict(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	path := fs.String("model", "", "model file from wkpi train (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object per graph")
 	var in graphInputs
-	in.register(fs)
+	in.register(fs, "predict", stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `usage: wkpi predict -model M.json [-json] GRAPH... | -smiles SMILES
 
@@ -487,14 +487,14 @@ Flags:
 	}
 	for _, src := range sources {
 		name := src.name
-		in, err := src.read()
+		read, err := src.read()
 		if err != nil {
 			return err
 		}
-		names := in.names
-		preds, err := m.Predict(ctx, in.graphs)
+		names := read.names
+		preds, err := m.Predict(ctx, read.graphs)
 		if ge := (*model.GraphError)(nil); errors.As(err, &ge) {
-			return fmt.Errorf("%s: %w", in.at(name, ge.Index), ge.Err)
+			return fmt.Errorf("%s: %w", read.at(name, ge.Index), ge.Err)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -508,7 +508,7 @@ Flags:
 					Class    string    `json:"class"`
 					Decision []float64 `json:"decision"`
 					Points   int       `json:"points"`
-				}{name, i, names[i], p.Label, p.Decision, len(p.Points)}
+				}{name, read.position(i), names[i], p.Label, p.Decision, len(p.Points)}
 				if err := json.NewEncoder(stdout).Encode(rec); err != nil {
 					return err
 				}
@@ -525,7 +525,7 @@ Flags:
 			if shown == "" {
 				shown = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.4g\t%s\n", name, i, shown, p.Label, p.Decision, note)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.4g\t%s\n", name, read.position(i), shown, p.Label, p.Decision, note)
 		}
 	}
 	return tw.Flush()
