@@ -343,3 +343,45 @@ func TestModeLine(t *testing.T) {
 		t.Errorf("%d modes, want 6: %v", len(seen), seen)
 	}
 }
+
+// TestClassifyBadRecords: a classification that fails on records that
+// cannot be read lists them and offers to classify the others, which it
+// does with SkipBad, listing what it left out beside the predictions;
+// an explanation then takes the same list.
+func TestClassifyBadRecords(t *testing.T) {
+	b := newFakeBackend()
+	r, e := mount(t, b)
+	r.models.current = &trained{name: "M", data: []byte("{}"), info: mutagInfo}
+	typed := "CCO a\nc1ccnc1 b\nCCN c"
+	r.act(func(ctx app.Context) { r.classify.smiles = typed; r.classifySMILES(ctx) })
+	e.ConsumeAll()
+	bad := &protocol.BadRecords{File: protocol.TypedSMILES, Unit: "lines", Total: 3, Count: 1,
+		First: []protocol.BadRecord{{Index: 2, Where: "line 2", Name: "b", Problem: `line 2: SMILES "c1ccnc1": the aromatic atoms 0 1 2 3 4 have no Kekulé form`}}}
+	b.of(protocol.Predict)[0].h.Fail(&protocol.JobError{Message: "typed.smi: 1 of 3 lines cannot be read: ...", Bad: bad})
+	e.ConsumeAll()
+	html := app.HTMLString(r.classifyTab())
+	for _, want := range []string{"1 of the 3 lines of typed.smi cannot be read, so nothing was classified:", "no Kekulé form", `id="classify-good"`, "Classify the other 2 lines"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("after the failure: no %q in the tab", want)
+		}
+	}
+	tab := r.classifyTab().(*ClassifyTab)
+	tab.OnClassifyGood()
+	e.ConsumeAll()
+	jobs := b.of(protocol.Predict)
+	if len(jobs) != 2 || !jobs[1].req.SkipBad || string(jobs[1].req.Inputs[0].Data) != typed {
+		t.Fatalf("Predict jobs %+v; want the same input again with SkipBad", jobs)
+	}
+	jobs[1].h.Done(protocol.Response{Graphs: []protocol.Graph{{Index: 0, Name: "a", Label: "1", Decision: []float64{-1}}, {Index: 2, Name: "c", Label: "1", Decision: []float64{-1}}},
+		Skipped: []protocol.BadRecords{*bad}})
+	e.ConsumeAll()
+	html = app.HTMLString(r.classifyTab())
+	if strings.Contains(html, `id="classify-good"`) || !strings.Contains(html, "Left out: 1 of the 3 lines of typed.smi cannot be read:") || len(r.classify.graphs) != 2 {
+		t.Errorf("after classifying the others: graphs %d\n%s", len(r.classify.graphs), html)
+	}
+	r.act(func(ctx app.Context) { r.classify.chosen = 1; r.explainChosen(ctx) })
+	e.ConsumeAll()
+	if ex := b.of(protocol.Explain); len(ex) != 1 || !ex[0].req.SkipBad || ex[0].req.Graph != 1 {
+		t.Errorf("Explain jobs %+v; want graph 1 with SkipBad", ex)
+	}
+}

@@ -22,7 +22,7 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	files, graphs, err := inputs(req.Inputs)
+	files, graphs, _, err := inputs(req.Inputs, req.SkipBad)
 	if err != nil {
 		return protocol.Response{}, err
 	}
