@@ -46,9 +46,9 @@ type ClassifyTab struct {
 	OnSMILES       func(string)
 	OnClassify     func()
 	OnClassifyGood func()
-	OnUpload   func(files app.Value)
-	OnChoose   func(int)
-	OnExplain  func()
+	OnUpload       func(files app.Value)
+	OnChoose       func(int)
+	OnExplain      func()
 }
 
 // Render lays out the input, the predictions and the chosen graph.

@@ -28,9 +28,9 @@ type classifyState struct {
 	failed  []protocol.File // the input bad is of
 	skipBad bool
 	skipped []protocol.BadRecords
-	csvURL  string           // of graphs as CSV, for download
-	chosen  int              // the graph shown
-	explain explainState     // the Explain view of a graph
+	csvURL  string       // of graphs as CSV, for download
+	chosen  int          // the graph shown
+	explain explainState // the Explain view of a graph
 	// fromLink says the SMILES came with a link (#classify?smiles=...)
 	// and are classified by whichever model is current once the models
 	// are restored or loaded; linked is the model they were last sent to.
