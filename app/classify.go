@@ -35,20 +35,14 @@ type ClassifyTab struct {
 	Explaining   bool
 	ExplainError string
 	Explanation  *ExplainView
-	// Bad are the records that made the last classification fail;
-	// Skipped those the last one left out (protocol.Response.Skipped).
-	Bad     *protocol.BadRecords
-	Skipped []protocol.BadRecords
 	// OnSMILES gets the text area's content as it changes; OnClassify
-	// asks for it to be classified; OnClassifyGood asks for the other
-	// records of Bad's input to be; OnExplain asks for the chosen graph's
+	// asks for it to be classified; OnExplain asks for the chosen graph's
 	// explanation.
-	OnSMILES       func(string)
-	OnClassify     func()
-	OnClassifyGood func()
-	OnUpload       func(files app.Value)
-	OnChoose       func(int)
-	OnExplain      func()
+	OnSMILES   func(string)
+	OnClassify func()
+	OnUpload   func(files app.Value)
+	OnChoose   func(int)
+	OnExplain  func()
 }
 
 // Render lays out the input, the predictions and the chosen graph.
@@ -82,44 +76,8 @@ func (c *ClassifyTab) Render() app.UI {
 			app.If(c.Error != "", func() app.UI {
 				return app.P().ID("classify-error").Class("error").Attr("role", "alert").Text(c.Error)
 			}),
-			app.If(c.Bad != nil, func() app.UI { return c.badRecords() }),
-			app.If(len(c.Skipped) > 0 && len(c.Graphs) > 0, func() app.UI { return c.skippedRecords() }),
 		),
 		app.If(len(c.Graphs) > 0 && c.Model != nil, func() app.UI { return c.results() }),
-	)
-}
-
-// badRecords lists the records that made the last classification fail,
-// and offers to classify the others.
-func (c *ClassifyTab) badRecords() app.UI {
-	b := c.Bad
-	good := b.Total - b.Count
-	return app.Div().ID("classify-bad").Class("error bad-rows").Attr("role", "alert").Body(
-		app.P().Text(fmt.Sprintf("%s of %s cannot be read, so nothing was classified:", capitalise(b.Which()), b.File)),
-		badList(b),
-		app.If(good > 0, func() app.UI {
-			return app.Button().ID("classify-good").Attr("disabled", flag(c.Running)).
-				Text("Classify the other " + protocol.Count(good, b.Unit)).
-				OnClick(func(ctx app.Context, e app.Event) {
-					if c.OnClassifyGood != nil {
-						c.OnClassifyGood()
-					}
-				})
-		}),
-		app.If(len(c.Graphs) > 0, func() app.UI { return app.P().Text("The earlier predictions below still stand.") }),
-	)
-}
-
-// skippedRecords lists the records the last classification left out.
-func (c *ClassifyTab) skippedRecords() app.UI {
-	return app.Div().ID("classify-skipped").Class("bad-rows").Body(
-		app.Range(c.Skipped).Slice(func(i int) app.UI {
-			b := &c.Skipped[i]
-			return app.Div().Body(
-				app.P().Text(fmt.Sprintf("Left out: %s of %s cannot be read:", b.Which(), b.File)),
-				badList(b),
-			)
-		}),
 	)
 }
 

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -21,16 +20,9 @@ type classifyState struct {
 	smiles  string           // the text area's content
 	graphs  []protocol.Graph // predictions of the last input
 	inputs  []protocol.File  // the input they are of, for explaining them
-	// bad are the records that made the last classification fail, whose
-	// other records the page offers to classify (skipBad); skipped those
-	// it left out.
-	bad     *protocol.BadRecords
-	failed  []protocol.File // the input bad is of
-	skipBad bool
-	skipped []protocol.BadRecords
-	csvURL  string       // of graphs as CSV, for download
-	chosen  int          // the graph shown
-	explain explainState // the Explain view of a graph
+	csvURL  string           // of graphs as CSV, for download
+	chosen  int              // the graph shown
+	explain explainState     // the Explain view of a graph
 	// fromLink says the SMILES came with a link (#classify?smiles=...)
 	// and are classified by whichever model is current once the models
 	// are restored or loaded; linked is the model they were last sent to.
@@ -42,14 +34,6 @@ func (r *Root) classifyTab() app.UI {
 	cl := &r.classify
 	t := &ClassifyTab{
 		Running: cl.running, Error: cl.err, SMILES: cl.smiles, Graphs: cl.graphs, Chosen: cl.chosen, CSV: cl.csvURL,
-		Bad: cl.bad, Skipped: cl.skipped,
-		OnClassifyGood: func() {
-			r.act(func(ctx app.Context) {
-				if cl.bad != nil {
-					r.classifyInputs(ctx, cl.failed, true)
-				}
-			})
-		},
 		Waiting:     r.waitingFor(),
 		Explanation: r.explainView(),
 		OnSMILES: func(s string) {
@@ -145,7 +129,7 @@ func (r *Root) classifySMILES(ctx app.Context) {
 		cl.err = "Type or paste a SMILES first, e.g. c1ccc(cc1)[N+](=O)[O-] nitrobenzene."
 		return
 	}
-	r.classifyInputs(ctx, []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(cl.smiles)}}, false)
+	r.classifyInputs(ctx, []protocol.File{{Name: protocol.TypedSMILES, Data: []byte(cl.smiles)}})
 }
 
 // classifyFiles has a worker classify the graphs of files (a JS array of
@@ -162,15 +146,14 @@ func (r *Root) classifyFiles(ctx app.Context, files app.Value) {
 				cl.running, cl.err = false, fmt.Sprintf("Could not read the files: %v", err)
 				return
 			}
-			r.classifyInputs(ctx, fs, false)
+			r.classifyInputs(ctx, fs)
 		})
 	})
 }
 
-// classifyInputs has a worker classify inputs with the current model,
-// leaving out the records that cannot be read when skipBad is set; a
+// classifyInputs has a worker classify inputs with the current model; a
 // classification still running is canceled.
-func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File, skipBad bool) {
+func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File) {
 	model := r.models.current
 	cl := &r.classify
 	if model == nil {
@@ -178,18 +161,18 @@ func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File, skipBad b
 		return
 	}
 	cl.job.drop(r.Backend)
-	cl.running, cl.err, cl.bad = true, "", nil
-	r.run(ctx, &cl.job, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: inputs, SkipBad: skipBad}, jobCalls{
+	cl.running, cl.err = true, ""
+	r.run(ctx, &cl.job, protocol.Request{Kind: protocol.Predict, Model: model.data, Inputs: inputs}, jobCalls{
 		Done: func(ctx app.Context, resp protocol.Response) {
 			cl.running = false
 			if r.models.current != model {
 				// Another model became current meanwhile (loaded,
 				// chosen or trained): the click is answered with it.
-				r.classifyInputs(ctx, inputs, skipBad)
+				r.classifyInputs(ctx, inputs)
 				return
 			}
 			r.forgetExplanation()
-			cl.graphs, cl.inputs, cl.chosen, cl.skipBad, cl.skipped = resp.Graphs, inputs, 0, skipBad, resp.Skipped
+			cl.graphs, cl.inputs, cl.chosen = resp.Graphs, inputs, 0
 			if cl.csvURL != "" {
 				r.Backend.RevokeURL(cl.csvURL)
 			}
@@ -198,9 +181,6 @@ func (r *Root) classifyInputs(ctx app.Context, inputs []protocol.File, skipBad b
 		Fail: func(ctx app.Context, err error) {
 			cl.running = false
 			cl.err = "Could not classify: " + err.Error()
-			if je := (*protocol.JobError)(nil); errors.As(err, &je) && je.Bad != nil {
-				cl.err, cl.bad, cl.failed = "", je.Bad, inputs
-			}
 			if len(cl.graphs) > 0 {
 				cl.err += "\nThe earlier predictions below still stand."
 			}

@@ -72,7 +72,7 @@ func (r *Root) explainChosen(ctx app.Context) {
 	ex := &cl.explain
 	ex.graph = cl.chosen
 	clicked := time.Now()
-	r.run(ctx, &ex.job, protocol.Request{Kind: protocol.Explain, Model: model.data, Inputs: cl.inputs, SkipBad: cl.skipBad, Graph: cl.chosen}, jobCalls{
+	r.run(ctx, &ex.job, protocol.Request{Kind: protocol.Explain, Model: model.data, Inputs: cl.inputs, Graph: cl.chosen}, jobCalls{
 		Done: func(ctx app.Context, resp protocol.Response) {
 			ex.waited = float64(time.Since(clicked).Microseconds()) / 1000
 			if resp.Explained == nil {

@@ -22,7 +22,7 @@ func (w *Worker) explainOne(ctx context.Context, req protocol.Request) (protocol
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	files, graphs, _, err := inputs(req.Inputs, req.SkipBad)
+	files, graphs, err := inputs(req.Inputs)
 	if err != nil {
 		return protocol.Response{}, err
 	}

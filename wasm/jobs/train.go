@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 
-	"wkpi-web/core/dataset"
 	"wkpi-web/core/eval"
 	"wkpi-web/core/features"
 	"wkpi-web/core/filtration"
@@ -300,7 +299,7 @@ func (w *Worker) predict(ctx context.Context, req protocol.Request, report progr
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	files, graphs, skipped, err := inputs(req.Inputs, req.SkipBad)
+	files, graphs, err := inputs(req.Inputs)
 	if err != nil {
 		return protocol.Response{}, err
 	}
@@ -313,7 +312,6 @@ func (w *Worker) predict(ctx context.Context, req protocol.Request, report progr
 	for i, pr := range preds {
 		resp.Graphs = append(resp.Graphs, predicted(files[i], graphs[i], pr))
 	}
-	resp.Skipped = skipped
 	return resp, nil
 }
 
@@ -351,11 +349,10 @@ func placed(err error, files []origin) error {
 
 // inputs reads the graphs to classify: a TU set (a zip, or files named
 // like DS_A.txt) as one, and every other file by graphfile.ReadFile, the
-// reader of `wkpi predict`. It returns where each graph came from and,
-// under skipBad, the records of each file it left out (records).
-func inputs(files []protocol.File, skipBad bool) ([]origin, []*graph.Graph, []protocol.BadRecords, error) {
+// reader of `wkpi predict`. It returns where each graph came from.
+func inputs(files []protocol.File) ([]origin, []*graph.Graph, error) {
 	if len(files) == 0 {
-		return nil, nil, nil, fmt.Errorf("no files to classify")
+		return nil, nil, fmt.Errorf("no files to classify")
 	}
 	var tuFiles, single []protocol.File
 	for _, f := range files {
@@ -373,7 +370,7 @@ func inputs(files []protocol.File, skipBad bool) ([]origin, []*graph.Graph, []pr
 	if len(tuFiles) > 0 {
 		ds, err := Parse(tuFiles)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		for i, g := range ds.Graphs {
 			o := origin{file: ds.Name, index: i, truth: ds.Classes[ds.Labels[i]], where: fmt.Sprintf("graph %d", i)}
@@ -384,59 +381,53 @@ func inputs(files []protocol.File, skipBad bool) ([]origin, []*graph.Graph, []pr
 			graphs = append(graphs, g)
 		}
 	}
-	var skipped []protocol.BadRecords
 	for _, f := range single {
-		recs, left, err := records(f, skipBad)
+		recs, err := records(f)
 		if err != nil {
-			return nil, nil, nil, err
-		}
-		if left != nil {
-			skipped = append(skipped, *left)
+			return nil, nil, err
 		}
 		for i, r := range recs {
-			if r.Err != nil {
-				continue // left out under skipBad
-			}
 			where = append(where, origin{file: f.Name, index: i, name: r.Name, molecule: r.Molecule, where: r.Where})
 			graphs = append(graphs, r.Graph)
 		}
 	}
-	return where, graphs, skipped, nil
+	return where, graphs, nil
 }
 
 // records reads the graphs of one file with their names. A file with a
 // record that cannot be read is refused as a whole, nothing of it
-// classified: the error names the first bad records by line and, for a
-// SMILES, the character, and (a *dataset.BadRecordsError) travels in
-// Response.Bad. Under skipBad the records keep their Err and left lists
-// them; a file whose format the content guessed, or none of whose
-// records reads, is refused still.
-func records(f protocol.File, skipBad bool) (recs []graphfile.Record, left *protocol.BadRecords, err error) {
+// classified: the error names the first bad records (up to three) by
+// line and, for a SMILES, the character.
+func records(f protocol.File) ([]graphfile.Record, error) {
 	file, err := graphfile.ReadFile(f.Name, f.Data, graphfile.Options{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var bad []dataset.Skipped
+	var bad []graphfile.Record
 	for _, r := range file.Records {
 		if r.Err != nil {
-			bad = append(bad, dataset.Skipped{Index: r.Index, Where: r.Where, Name: r.Name, Problem: r.Err.Error()})
+			bad = append(bad, r)
 		}
 	}
 	if len(bad) > 0 {
 		first := file.FirstError()
-		if first.Error() != bad[0].Problem {
-			return nil, nil, first // a format guessed: FirstError says which were tried
+		if len(bad) == 1 || first.Error() != bad[0].Err.Error() {
+			return nil, first // one bad record, or a format guessed: FirstError says which were tried
 		}
-		unit := file.Format.Unit()
-		if !skipBad || len(bad) == len(file.Records) {
-			return nil, nil, &dataset.BadRecordsError{File: f.Name, Unit: unit, Total: len(file.Records), Bad: bad}
+		msgs := make([]string, 0, 3)
+		for _, r := range bad[:min(3, len(bad))] {
+			msgs = append(msgs, r.Err.Error())
 		}
-		left = badRecords(f.Name, unit, len(file.Records), bad)
+		if len(bad) > 3 {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(bad)-3))
+		}
+		return nil, fmt.Errorf("%s: %d of %d %s cannot be read, so none is classified: %s",
+			f.Name, len(bad), len(file.Records), file.Format.Unit(), strings.Join(msgs, "; "))
 	}
 	if path.Base(f.Name) == protocol.TypedSMILES && file.Format == graphfile.FormatSMILES {
 		nameBySMILES(f.Data, file.Records)
 	}
-	return file.Records, left, nil
+	return file.Records, nil
 }
 
 // nameBySMILES names the records of typed SMILES lines that have no name

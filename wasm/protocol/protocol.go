@@ -106,11 +106,7 @@ type Request struct {
 	Descriptor Descriptor `json:"descriptor,omitempty"`
 	Training   *Training  `json:"training,omitempty"`
 	Inputs     []File     `json:"inputs,omitempty"` // graph files to classify
-	// SkipBad has Predict and Explain leave out the records of Inputs
-	// that cannot be read (Response.Skipped lists them); without it a file
-	// with such a record fails the job, naming them in Response.Bad.
-	SkipBad bool   `json:"skipBad,omitempty"`
-	Model   []byte `json:"-"` // a model's JSON; travels as a blob
+	Model      []byte     `json:"-"`                // a model's JSON; travels as a blob
 
 	Compare *CompareJob `json:"compare,omitempty"` // Compare
 	// Parts are the parts of one cross-validation to merge (MergeCV),
@@ -180,13 +176,9 @@ type Response struct {
 	Info      *Info      `json:"info,omitempty"` // Train, Inspect and Predict
 	// Inspection is an InspectData job's result.
 	Inspection *DataInspection `json:"inspection,omitempty"`
-	// Bad lists the records that made a Load or a Predict fail (with
-	// Event Failed).
-	Bad *BadRecords `json:"bad,omitempty"`
-	// Skipped lists, per input file, the records a Predict under
-	// Request.SkipBad left out.
-	Skipped []BadRecords `json:"skipped,omitempty"`
-	Graphs  []Graph      `json:"graphs,omitempty"`
+	// Bad lists the records that made a Load fail (with Event Failed).
+	Bad    *BadRecords `json:"bad,omitempty"`
+	Graphs []Graph     `json:"graphs,omitempty"`
 	// Compared holds a Compare job's methods.
 	Compared []CompareMethod `json:"compared,omitempty"`
 	// Scores are a ChoiceScores job's inner accuracies: per training set
