@@ -87,10 +87,11 @@ func parseSMILESLines(name string, data []byte) (*File, error) {
 // line, the record's name.
 func smiFields(text string, col int) (token, rest string) {
 	first, after, _ := strings.Cut(strings.ReplaceAll(text, "\t", " "), " ")
+	after = strings.TrimSpace(after)
 	if col == 0 {
-		return first, strings.TrimSpace(after)
+		return first, after
 	}
-	token, after, _ = strings.Cut(strings.TrimLeft(after, " "), " ")
+	token, after, _ = strings.Cut(after, " ")
 	return token, strings.TrimSpace(first + " " + strings.TrimSpace(after))
 }
 

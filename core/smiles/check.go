@@ -2,17 +2,14 @@ package smiles
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 
 	"wkpi-web/core/graph"
 )
 
-// ChemistryError is what Check finds wrong with a molecule: the atoms
-// concerned (0-based, as Parse numbers them) and the problem.
-type ChemistryError struct {
-	Atoms []int
-	Msg   string
-}
+// ChemistryError is what Check finds wrong with a molecule, naming its
+// atoms 0-based, as Parse numbers them.
+type ChemistryError struct{ Msg string }
 
 func (e *ChemistryError) Error() string { return e.Msg }
 
@@ -55,30 +52,25 @@ func check(g *graph.Graph, lowercase []bool) error {
 			inRing = inRing || ringBond[k]
 		}
 		if !inRing {
-			return &ChemistryError{Atoms: []int{a}, Msg: fmt.Sprintf("atom %d (%s) is aromatic but on no ring", a, m.symbol(a))}
+			return &ChemistryError{fmt.Sprintf("atom %d (%s) is aromatic but on no ring", a, m.symbol(a))}
 		}
 	}
 	m.kekulize()
-	var left []int
+	var left []byte // the atoms left with an aromatic bond, as text
 	for a := range g.N {
 		if !m.written[a] {
 			continue
 		}
 		for _, k := range m.inc[a] {
 			if m.order[k] == 1.5 {
-				left = append(left, a)
+				left = strconv.AppendInt(append(left, ' '), int64(a), 10)
 				break
 			}
 		}
 	}
-	if len(left) > 0 {
-		ids := make([]string, len(left))
-		for i, a := range left {
-			ids[i] = fmt.Sprint(a)
-		}
-		return &ChemistryError{Atoms: left, Msg: fmt.Sprintf("the aromatic atoms %s have no Kekulé form "+
-			"(no alternation of single and double bonds fits their valences; a pyrrole-type nitrogen is written [nH])",
-			strings.Join(ids, " "))}
+	if left != nil {
+		return &ChemistryError{"the aromatic atoms" + string(left) + " have no Kekulé form " +
+			"(no alternation of single and double bonds fits their valences; a pyrrole-type nitrogen is written [nH])"}
 	}
 	return nil
 }
@@ -114,6 +106,5 @@ func (m *molecule) checkValence(a int) error {
 	if m.charge[a] != 0 {
 		atom += fmt.Sprintf(", charge %+d", m.charge[a])
 	}
-	return &ChemistryError{Atoms: []int{a}, Msg: fmt.Sprintf("atom %d (%s) has valence %d, more than it allows (%d)",
-		a, atom, ev, most+ev-effective)}
+	return &ChemistryError{fmt.Sprintf("atom %d (%s) has valence %d, more than it allows (%d)", a, atom, ev, most+ev-effective)}
 }
