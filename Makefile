@@ -23,10 +23,12 @@ data:
 WASMFLAGS := -trimpath -ldflags="-s -w"
 # The page computes nothing (the workers do): built without inlining, its
 # binary is 7 % smaller in brotli. The classifier inlines the numerical
-# pipeline, Go's runtime, math and gonum, and nothing else (not the parsers,
-# the explanations' bookkeeping, the job glue): 6 % smaller (docs/deploy.md).
+# pipeline's inner loops, Go's runtime, math and gonum, and nothing else (not
+# the parsers, the explanations' bookkeeping, the job glue, the per-graph
+# orchestration of features and model, the training code it links only
+# traces of): 6 % smaller (docs/deploy.md).
 PAGEFLAGS := $(WASMFLAGS) -gcflags=all=-l
-NOINLINE := smiles graphfile scaffold explain dataset tu swc wire spec
+NOINLINE := smiles graphfile scaffold explain dataset tu swc wire spec features model learn eval crossval compare fingerprint wl pdkernel graphstats
 CLASSIFIERFLAGS := $(WASMFLAGS) -tags wkpisimd -gcflags=all=-l -gcflags=wkpi-web/...= -gcflags=runtime= -gcflags=math/...= -gcflags=gonum.org/...= \
 	$(foreach p,$(NOINLINE),-gcflags=wkpi-web/core/$(p)=-l) -gcflags=wkpi-web/wasm/...=-l
 RDKIT     := cmd/static/rdkit/node_modules/@rdkit/rdkit/dist
