@@ -155,8 +155,8 @@ func (in *graphInputs) parseSMILES(withFiles bool) (sourceGraphs, error) {
 // readGraphs reads any input format: a TU dataset or a folder of SWC
 // neurons (folder or zip, as -data takes them), an SWC neuron, or a file
 // of graphs or molecules (readGraphData), with the name of each graph
-// ("" when the format has none). smilesCol names the SMILES column of
-// tables. A name that is no file but reads as a SMILES gets a hint.
+// ("" when the format has none). -smiles-column names the SMILES column
+// of tables. A name that is no file but reads as a SMILES gets a hint.
 func (in *graphInputs) readGraphs(name string) (sourceGraphs, error) {
 	info, err := os.Stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
