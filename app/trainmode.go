@@ -126,7 +126,7 @@ func modeText(f protocol.Training, molecules bool, types []string) string {
 		}
 		switch {
 		case f.Labels && f.LabelBonding:
-			text += " Node labels add the heat of the commonest atom types' indicators: elements, with N and O told by their bonds and hydrogens (amide, amine with or without H, aromatic; carbonyl, S=O or N=O, hydroxyl, ether)."
+			text += " Node labels add the heat of the commonest atom types' indicators: elements, with N and O told by their bonds and hydrogens (amide, amine with or without H, pyridine or azole; carbonyl, S=O or N=O, alcohol or acid hydroxyl, ether)."
 		case f.Labels:
 			text += " Node labels add the heat of the commonest elements' indicators."
 		}

@@ -124,7 +124,7 @@ func TestTrainModeRender(t *testing.T) {
 		text      string
 		checked   string // the radio checked, "" for none
 	}{
-		{"molecules preset", true, nil, mol, "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure. Node labels add the heat of the commonest atom types' indicators: elements, with N and O told by their bonds and hydrogens (amide, amine with or without H, aromatic; carbonyl, S=O or N=O, hydroxyl, ether).", spec.PresetMolecules},
+		{"molecules preset", true, nil, mol, "Molecules: atoms, bonds and aromatic rings are used: bond orders of the whole molecule, of its carbon skeleton and of its N and O atoms, and the atoms' electronegativity, beside the structure. Node labels add the heat of the commonest atom types' indicators: elements, with N and O told by their bonds and hydrogens (amide, amine with or without H, pyridine or azole; carbonyl, S=O or N=O, alcohol or acid hydroxyl, ether).", spec.PresetMolecules},
 		{"molecules without node labels", true, nil, bare, "atoms' electronegativity, beside the structure.</p>", spec.PresetMolecules},
 		{"structure only", true, nil, withMode(mol, spec.PresetDefault, nil), "Structure only: atom and bond types ignored", spec.PresetDefault},
 		{"own list", true, nil, with(func(s *spec.Spec) { s.Extra = "hks,bonds:C" }),

@@ -338,10 +338,11 @@ func TestBondingLabels(t *testing.T) {
 // TestBondingRules: a model keeps the version of the bonding types'
 // rules its vocabulary was fitted with, and types new molecules by it:
 // one written before there were versions (SYBYL's types alone) reads
-// nitrobenzene's oxygens as O.2 and 2-nitroaniline's NH2 as N.3, as it
-// was trained to; a version newer than the program's is refused.
+// a nitro group's oxygens as O.2 and 2-nitroaniline's NH2 as N.3, one of
+// version 2 a phenol's OH as O.H and a pyrrole's N as N.ar, as they were
+// trained to; a version newer than the program's is refused.
 func TestBondingRules(t *testing.T) {
-	mol := parse(t, "Nc1ccccc1[N+](=O)[O-]")
+	mol := parse(t, "Nc1ccc(O)cc1[N+](=O)[O-].c1cc[nH]c1")
 	s := Default(filtration.KindHKS)
 	fit, err := s.WithLabels([]*graph.Graph{mol}, nil, 8, 3, nil, true)
 	if err != nil {
@@ -350,7 +351,7 @@ func TestBondingRules(t *testing.T) {
 	if fit.Labels.BondingRules != smiles.BondingRules {
 		t.Fatalf("fitted with rules %d, want %d", fit.Labels.BondingRules, smiles.BondingRules)
 	}
-	vocabulary := []string{"C", "N.3", "O.2", "N.H", "O.2x"}
+	vocabulary := []string{"C", "N.3", "O.2", "N.H", "O.2x", "O.H", "O.Ha", "N.ar", "N.az"}
 	groupOf := func(rules int) []string {
 		l := &Labels{Vocabulary: vocabulary, Bonding: true, BondingRules: rules}
 		if err := l.validate(); err != nil {
@@ -370,11 +371,17 @@ func TestBondingRules(t *testing.T) {
 		return names
 	}
 	// The nitro N is N.2, outside the vocabulary.
-	if got, want := groupOf(0), []string{"N.3", "C", "C", "C", "C", "C", "C", "other", "O.2", "O.2"}; !slices.Equal(got, want) {
-		t.Errorf("a model without a rules version: %v, want %v", got, want)
-	}
-	if got, want := groupOf(smiles.BondingRules), []string{"N.H", "C", "C", "C", "C", "C", "C", "other", "O.2x", "O.2x"}; !slices.Equal(got, want) {
-		t.Errorf("rules %d: %v, want %v", smiles.BondingRules, got, want)
+	for _, c := range []struct {
+		rules int
+		want  []string
+	}{
+		{0, []string{"N.3", "C", "C", "C", "C", "O.H", "C", "C", "other", "O.2", "O.2", "C", "C", "C", "N.ar", "C"}}, // without a rules version
+		{2, []string{"N.H", "C", "C", "C", "C", "O.H", "C", "C", "other", "O.2x", "O.2x", "C", "C", "C", "N.ar", "C"}},
+		{smiles.BondingRules, []string{"N.H", "C", "C", "C", "C", "O.Ha", "C", "C", "other", "O.2x", "O.2x", "C", "C", "C", "N.az", "C"}},
+	} {
+		if got := groupOf(c.rules); !slices.Equal(got, c.want) {
+			t.Errorf("rules %d: %v, want %v", c.rules, got, c.want)
+		}
 	}
 	l := &Labels{Vocabulary: vocabulary, Bonding: true, BondingRules: smiles.BondingRules + 1}
 	if err := l.validate(); err == nil || !strings.Contains(err.Error(), "newer") {

@@ -74,6 +74,7 @@ type molecule struct {
 	written []bool  // atom has a bond written aromatic
 	inc     [][]int // incident edge indices per atom
 	order   []float64
+	rings   []ring // the smallest set of smallest rings, once sanitized has run
 }
 
 func newMolecule(g *graph.Graph) *molecule {
@@ -176,8 +177,8 @@ func (m *molecule) bondSum(a int) float64 {
 func (m *molecule) sanitized() ([]bool, []string) {
 	m.kekulize()
 	ringBond := m.ringBonds()
-	rings := m.sssr(ringBond)
-	atoms, bondArom := m.aromaticity(rings, ringBond)
+	m.rings = m.sssr(ringBond)
+	atoms, bondArom := m.aromaticity(m.rings, ringBond)
 	bonds := make([]string, len(m.g.Edges))
 	for k := range bonds {
 		if bondArom[k] {

@@ -13,12 +13,21 @@ import (
 // after the hydrogen count and attachment that ECFP's atom invariants and
 // pharmacophore types read: a nitrogen with a hydrogen (a hydrogen-bond
 // donor, N.H) from one without, and an oxygen double-bonded to a carbon
-// from one on a heteroatom (S=O, P=O, a nitro group's, O.2x). Every
+// from one on a heteroatom (S=O, P=O, a nitro group's, O.2x), and an
+// alcohol's hydroxyl, on a saturated carbon, from the more acidic ones
+// of acids, phenols and oximes (O.Ha), as ECFP's radius-1 environments
+// tell them apart; and an aromatic nitrogen of a six-membered ring (an
+// azine's, N.ar) from one of a five-membered ring (an azole's,
+// N.az). Every
 // other atom keeps its element symbol: carbon's bonding is what the
 // bond-order filtrations already see.
 const (
-	// BondingAromaticN is an aromatic nitrogen (pyridine, pyrrole).
+	// BondingAromaticN is an aromatic nitrogen whose smallest ring has
+	// six atoms: an azine's (pyridine, pyrimidine, quinoline).
 	BondingAromaticN = "N.ar"
+	// BondingAzoleN is any other aromatic nitrogen: an azole's (pyrrole,
+	// imidazole, indole, triazole).
+	BondingAzoleN = "N.az"
 	// BondingDoubleN is any other nitrogen with a double or triple bond
 	// (imine, nitrile, azo, nitro).
 	BondingDoubleN = "N.2"
@@ -39,9 +48,13 @@ const (
 	// charge whose one neighbour is no carbon: S=O, P=O, N=O, a nitro
 	// group's, an N-oxide's.
 	BondingHeteroDoubleO = "O.2x"
-	// BondingHydroxylO is any other oxygen with at most one heavy
-	// neighbour: hydroxyls of alcohols, phenols and acids, water.
+	// BondingHydroxylO is any other oxygen with no heavy neighbour or
+	// one saturated carbon: the hydroxyl of an alcohol, water.
 	BondingHydroxylO = "O.H"
+	// BondingAcidicHydroxylO is any other oxygen with one heavy
+	// neighbour: the hydroxyl of an acid, a phenol, an enol, an oxime or
+	// another heteroatom.
+	BondingAcidicHydroxylO = "O.Ha"
 	// BondingEtherO is any other oxygen: ethers, esters' single-bonded O,
 	// furans.
 	BondingEtherO = "O.3"
@@ -49,22 +62,26 @@ const (
 
 // BondingRules is the version of the rules BondingTypes follows, which
 // models keep with their vocabulary: 1 is SYBYL's types alone (N.H typed
-// N.3, O.2x typed O.2), 2 adds the hydrogen and heteroatom splits.
-const BondingRules = 2
+// N.3, O.2x typed O.2), 2 adds the hydrogen and heteroatom splits, 3 the
+// acidic hydroxyl (O.Ha, typed O.H before) and the azole nitrogen (N.az,
+// typed N.ar before).
+const BondingRules = 3
 
 // BondingTypesOf returns the bonding types of g under rules version
-// rules (1 or BondingRules), so that a model types atoms as it was
+// rules (1 to BondingRules), so that a model types atoms as it was
 // trained to.
 func BondingTypesOf(g *graph.Graph, rules int) []string {
 	types := BondingTypes(g)
-	if rules == 1 {
-		for a, t := range types {
-			switch t {
-			case BondingDonorN:
-				types[a] = BondingSingleN
-			case BondingHeteroDoubleO:
-				types[a] = BondingDoubleO
-			}
+	for a, t := range types {
+		switch {
+		case rules < 3 && t == BondingAzoleN:
+			types[a] = BondingAromaticN
+		case rules < 3 && t == BondingAcidicHydroxylO:
+			types[a] = BondingHydroxylO
+		case rules < 2 && t == BondingDonorN:
+			types[a] = BondingSingleN
+		case rules < 2 && t == BondingHeteroDoubleO:
+			types[a] = BondingDoubleO
 		}
 	}
 	return types
@@ -99,6 +116,17 @@ func BondingTypes(g *graph.Graph) []string {
 		}
 		return false
 	}
+	saturatedCarbon := func(a int) bool { // four single bonds, counting hydrogens
+		return m.z[a] == 6 && !aromatic[a] && !multiple(a) && len(m.inc[a])+m.hs[a] == 4
+	}
+	smallestRing := make([]int, g.N)
+	for _, r := range m.rings {
+		for _, a := range r.atoms {
+			if smallestRing[a] == 0 || len(r.atoms) < smallestRing[a] {
+				smallestRing[a] = len(r.atoms)
+			}
+		}
+	}
 	out := make([]string, g.N)
 	for a := range g.N {
 		out[a] = m.symbol(a)
@@ -106,8 +134,10 @@ func BondingTypes(g *graph.Graph) []string {
 		case 7:
 			out[a] = BondingSingleN
 			switch {
-			case aromatic[a]:
+			case aromatic[a] && smallestRing[a] == 6:
 				out[a] = BondingAromaticN
+			case aromatic[a]:
+				out[a] = BondingAzoleN
 			case multiple(a):
 				out[a] = BondingDoubleN
 			default:
@@ -127,8 +157,13 @@ func BondingTypes(g *graph.Graph) []string {
 				if len(m.inc[a]) == 1 && m.z[m.other(m.inc[a][0], a)] != 6 {
 					out[a] = BondingHeteroDoubleO
 				}
-			case len(m.inc[a]) <= 1 && !aromatic[a]:
+			case len(m.inc[a]) == 0:
 				out[a] = BondingHydroxylO
+			case len(m.inc[a]) == 1 && !aromatic[a]:
+				out[a] = BondingAcidicHydroxylO
+				if c := m.other(m.inc[a][0], a); saturatedCarbon(c) {
+					out[a] = BondingHydroxylO
+				}
 			default:
 				out[a] = BondingEtherO
 			}

@@ -16,28 +16,34 @@ var bondingCases = []struct {
 	smiles string
 	want   []string
 }{
-	{"CC(=O)N", []string{"C", "C", "O.2", "N.am"}},                                          // acetamide
-	{"NC(=O)N", []string{"N.am", "C", "O.2", "N.am"}},                                       // urea
-	{"CC(=S)N", []string{"C", "C", "S", "N.am"}},                                            // thioacetamide
-	{"CCN", []string{"C", "C", "N.H"}},                                                      // ethylamine
-	{"CCN(C)C", []string{"C", "C", "N.3", "C", "C"}},                                        // a tertiary amine has no H
-	{"C[NH3+]", []string{"C", "N.H"}},                                                       // methylammonium
-	{"C[N+](C)(C)C", []string{"C", "N.3", "C", "C", "C"}},                                   // tetramethylammonium
-	{"Nc1ccccc1", []string{"N.H", "C", "C", "C", "C", "C", "C"}},                            // aniline
-	{"CS(=O)(=O)N", []string{"C", "S", "O.2x", "O.2x", "N.H"}},                              // a sulfonamide's N is no amide
-	{"CC#N", []string{"C", "C", "N.2"}},                                                     // acetonitrile
-	{"CC=NO", []string{"C", "C", "N.2", "O.H"}},                                             // an oxime's OH
-	{"c1ccncc1", []string{"C", "C", "C", "N.ar", "C", "C"}},                                 // pyridine
-	{"c1cc[nH]c1", []string{"C", "C", "C", "N.ar", "C"}},                                    // pyrrole
-	{"[O-][n+]1ccccc1", []string{"O.2x", "N.ar", "C", "C", "C", "C", "C"}},                  // pyridine N-oxide
-	{"CCO", []string{"C", "C", "O.H"}},                                                      // ethanol
-	{"Oc1ccccc1", []string{"O.H", "C", "C", "C", "C", "C", "C"}},                            // phenol
-	{"CC(=O)O", []string{"C", "C", "O.2", "O.H"}},                                           // acetic acid
-	{"CC(=O)[O-]", []string{"C", "C", "O.2", "O.2"}},                                        // acetate
-	{"COC", []string{"C", "O.3", "C"}},                                                      // dimethyl ether
-	{"CC(=O)OC", []string{"C", "C", "O.2", "O.3", "C"}},                                     // methyl acetate
-	{"c1ccoc1", []string{"C", "C", "C", "O.3", "C"}},                                        // furan
-	{"O", []string{"O.H"}},                                                                  // water
+	{"CC(=O)N", []string{"C", "C", "O.2", "N.am"}},                                    // acetamide
+	{"NC(=O)N", []string{"N.am", "C", "O.2", "N.am"}},                                 // urea
+	{"CC(=S)N", []string{"C", "C", "S", "N.am"}},                                      // thioacetamide
+	{"CCN", []string{"C", "C", "N.H"}},                                                // ethylamine
+	{"CCN(C)C", []string{"C", "C", "N.3", "C", "C"}},                                  // a tertiary amine has no H
+	{"C[NH3+]", []string{"C", "N.H"}},                                                 // methylammonium
+	{"C[N+](C)(C)C", []string{"C", "N.3", "C", "C", "C"}},                             // tetramethylammonium
+	{"Nc1ccccc1", []string{"N.H", "C", "C", "C", "C", "C", "C"}},                      // aniline
+	{"CS(=O)(=O)N", []string{"C", "S", "O.2x", "O.2x", "N.H"}},                        // a sulfonamide's N is no amide
+	{"CC#N", []string{"C", "C", "N.2"}},                                               // acetonitrile
+	{"CC=NO", []string{"C", "C", "N.2", "O.Ha"}},                                      // an oxime's OH
+	{"c1ccncc1", []string{"C", "C", "C", "N.ar", "C", "C"}},                           // pyridine
+	{"c1ncc[nH]1", []string{"C", "N.az", "C", "C", "N.az"}},                           // imidazole: both N of a five-membered ring
+	{"c1ccc2ncccc2c1", []string{"C", "C", "C", "C", "N.ar", "C", "C", "C", "C", "C"}}, // quinoline
+	{"c1ccc2[nH]ccc2c1", []string{"C", "C", "C", "C", "N.az", "C", "C", "C", "C"}},    // indole
+	{"c1cc[nH]c1", []string{"C", "C", "C", "N.az", "C"}},                              // pyrrole
+	{"[O-][n+]1ccccc1", []string{"O.2x", "N.ar", "C", "C", "C", "C", "C"}},            // pyridine N-oxide
+	{"CCO", []string{"C", "C", "O.H"}},                                                // ethanol
+	{"Oc1ccccc1", []string{"O.Ha", "C", "C", "C", "C", "C", "C"}},                     // phenol
+	{"CC(=O)O", []string{"C", "C", "O.2", "O.Ha"}},                                    // acetic acid
+	{"CC(=O)[O-]", []string{"C", "C", "O.2", "O.2"}},                                  // acetate
+	{"COC", []string{"C", "O.3", "C"}},                                                // dimethyl ether
+	{"CC(=O)OC", []string{"C", "C", "O.2", "O.3", "C"}},                               // methyl acetate
+	{"c1ccoc1", []string{"C", "C", "C", "O.3", "C"}},                                  // furan
+	{"O", []string{"O.H"}},
+	{"C=CO", []string{"C", "C", "O.Ha"}},                                                    // an enol
+	{"OS(=O)(=O)O", []string{"O.Ha", "S", "O.2x", "O.2x", "O.Ha"}},                          // sulfuric acid
+	{"OCO", []string{"O.H", "C", "O.H"}},                                                    // a hemiacetal's carbon is saturated                                                                 // water
 	{"c1ccccc1[N+](=O)[O-]", []string{"C", "C", "C", "C", "C", "C", "N.2", "O.2x", "O.2x"}}, // nitrobenzene
 	{"c1ccccc1N(=O)=O", []string{"C", "C", "C", "C", "C", "C", "N.2", "O.2x", "O.2x"}},      // the same, five-valent
 	{"ClCBr", []string{"Cl", "C", "Br"}},

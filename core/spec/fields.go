@@ -200,7 +200,7 @@ func Fields() []Field {
 			Min: 1, Max: 64, ref: func(s *Spec) any { return &s.LabelGroups }},
 		{Name: "label-time", Group: GroupDescriptors, Label: "Label diffusion time", Help: "node labels: the diffusion time of the label indicators",
 			Min: 0, MinOpen: true, Max: inf, ref: func(s *Spec) any { return &s.LabelTime }},
-		{Name: "label-bonding", Group: GroupDescriptors, Label: "Label N and O by bonding", Help: "node labels of molecules: nitrogen and oxygen by their bonds and hydrogens (aromatic, double-bonded, amide, amine with or without H; carbonyl, S=O or N=O, hydroxyl, ether) instead of by element alone",
+		{Name: "label-bonding", Group: GroupDescriptors, Label: "Label N and O by bonding", Help: "node labels of molecules: nitrogen and oxygen by their bonds and hydrogens (aromatic in a six- or a five-membered ring, double-bonded, amide, amine with or without H; carbonyl, S=O or N=O, hydroxyl of an alcohol or of an acid or phenol, ether) instead of by element alone",
 			ref: func(s *Spec) any { return &s.LabelBonding }},
 
 		{Name: "channels", Group: GroupImages, Label: "Images per graph", Help: "which diagrams make each image: comma-separated unions (+) of ord0, rel1, ext0, ext1",

@@ -42,9 +42,9 @@ type Spec struct {
 	// Default 1.
 	LabelTime float64 `json:"labelTime"`
 	// LabelBonding labels the atoms of molecules by bonding type, N and O
-	// by their bonds and hydrogens (amide, amine with or without H,
-	// aromatic; carbonyl, S=O or N=O, hydroxyl, ether:
-	// smiles.BondingTypes), instead of by node label. It needs
+	// by their bonds, rings and hydrogens (amide, amine with or without
+	// H, pyridine or azole; carbonyl, S=O or N=O, alcohol or acid
+	// hydroxyl, ether: smiles.BondingTypes), instead of by node label. It needs
 	// molecules. Default false; the molecules preset sets it.
 	LabelBonding bool `json:"labelBonding"`
 
@@ -259,8 +259,8 @@ const (
 	MoleculesExtra = "hks,degree,bonds,bonds:C,bonds:~O,bonds:~N,bonds:~halogens,en"
 	// MoleculesLabelGroups is the molecules preset's number of label
 	// groups: more than Defaults' 6, since bonding types split N and O
-	// into nine labels (docs/method.md, Molecules).
-	MoleculesLabelGroups = 10
+	// into ten labels (docs/method.md, Molecules).
+	MoleculesLabelGroups = 12
 	// MoleculesLabelTime is the molecules preset's diffusion time of the
 	// element indicators: longer than Defaults' 1, so that an atom's
 	// values take in a wider neighbourhood (docs/method.md, Molecules).

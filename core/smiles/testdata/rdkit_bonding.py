@@ -12,14 +12,16 @@ RDLogger.DisableLog("rdApp.*")
 
 # First match wins; an atom no pattern matches keeps its element symbol.
 TYPES = [
-    ("N.ar", "[n]"),
+    ("N.ar", "[n;r6]"),
+    ("N.az", "[n]"),
     ("N.2", "[N;$(N=*),$(N#*)]"),
     ("N.am", "[N;$(N-C=[O,S])]"),
     ("N.H", "[N;!H0]"),
     ("N.3", "[N]"),
     ("O.2x", "[O;D1;$(O=[!#6]),$([O-][!#6])]"),
     ("O.2", "[O;$(O=*),-1]"),
-    ("O.H", "[O;D0,D1]"),
+    ("O.H", "[O;D0,$([OD1][CX4])]"),
+    ("O.Ha", "[O;D1]"),
     ("O.3", "[O,o]"),
 ]
 PATTERNS = [(name, Chem.MolFromSmarts(s)) for name, s in TYPES]
