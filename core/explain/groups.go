@@ -93,8 +93,9 @@ func (e *Explainer) groupScores(out *Explanation, g, mol *graph.Graph) {
 //     single bonds, both to C; either in none of the above.
 //   - aromatic rings: for each aromatic bond, the shortest cycles through
 //     it of aromatic bonds and single bonds between aromatic atoms, each
-//     atom set once; a benzene ring when it is six carbons, else an
-//     aromatic ring. Fused rings share atoms.
+//     atom set once; a benzene ring when it is six carbons, a pyridine
+//     ring when it is five carbons and a nitrogen, else an aromatic ring.
+//     Fused rings share atoms.
 //   - fluorine, chlorine, bromine, iodine: each such atom.
 //
 // Groups are listed in that order, atom by atom within each item.
@@ -187,8 +188,17 @@ func FindGroups(mol *graph.Graph) []wire.GroupScore {
 	}
 	for _, ring := range m.aromaticRings() {
 		name := "aromatic ring"
-		if len(ring) == 6 && !slices.ContainsFunc(ring, func(v int) bool { return m.el[v] != "C" }) {
-			name = "benzene ring"
+		if len(ring) == 6 {
+			elements := map[string]int{}
+			for _, v := range ring {
+				elements[m.el[v]]++
+			}
+			switch {
+			case elements["C"] == 6:
+				name = "benzene ring"
+			case elements["C"] == 5 && elements["N"] == 1:
+				name = "pyridine ring"
+			}
 		}
 		add(name, ring...)
 	}

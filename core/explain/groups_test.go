@@ -52,7 +52,9 @@ func TestFindGroups(t *testing.T) {
 		// C 0, C 1, =O 2, N 3, ring 4-9: the N is the amide's, no amine.
 		{"acetanilide", "CC(=O)Nc1ccccc1", "amide 1 2 3; benzene ring 4 5 6 7 8 9"},
 		{"benzonitrile", "N#Cc1ccccc1", "nitrile 0 1; benzene ring 2 3 4 5 6 7"},
-		{"pyridine", "c1ccncc1", "aromatic ring 0 1 2 3 4 5"},
+		{"pyridine", "c1ccncc1", "pyridine ring 0 1 2 3 4 5"},
+		{"pyrimidine: two N, no pyridine", "c1cncnc1", "aromatic ring 0 1 2 3 4 5"},
+		{"quinoline", "c1ccc2ncccc2c1", "pyridine ring 3 4 5 6 7 8; benzene ring 0 1 2 3 8 9"},
 		{"Kekulé benzene", "C1=CC=CC=C1", "benzene ring 0 1 2 3 4 5"},
 		{"Kekulé nitrobenzene", "C1=CC=C(C=C1)[N+](=O)[O-]", "nitro 6 7 8; benzene ring 0 1 2 3 4 5"},
 		{"naphthalene: two rings sharing 3 and 8", "c1ccc2ccccc2c1", "benzene ring 0 1 2 3 8 9; benzene ring 3 4 5 6 7 8"},
@@ -210,9 +212,9 @@ func sameItems(a, b string) bool {
 }
 
 // TestGroupsRDKit compares the nitro groups, carbonyls, nitriles,
-// halogens and benzene rings found in RDKit's NCI sample with RDKit's
-// SMARTS matches ([N+](=O)[O-] or N(=O)=O; [CX3]=[OX1]; C#N;
-// [F,Cl,Br,I]; c1ccccc1), as atom sets, on all 4,999 molecules. A
+// halogens, benzene and pyridine rings found in RDKit's NCI sample with
+// RDKit's SMARTS matches ([N+](=O)[O-] or N(=O)=O; [CX3]=[OX1]; C#N;
+// [F,Cl,Br,I]; c1ccccc1; n1ccccc1), as atom sets, on all 4,999 molecules. A
 // carbonyl is the C and O of every carbonyl, carboxylic acid, ester and
 // amide group; RDKit's nitro matches on a nitrate's N are left out.
 func TestGroupsRDKit(t *testing.T) {
@@ -224,7 +226,7 @@ func TestGroupsRDKit(t *testing.T) {
 	if len(oracle) != len(list) {
 		t.Fatalf("the oracle gave %d answers for %d molecules", len(oracle), len(list))
 	}
-	kinds := []string{"nitro", "carbonyl", "nitrile", "halogen", "benzene ring"}
+	kinds := []string{"nitro", "carbonyl", "nitrile", "halogen", "benzene ring", "pyridine ring"}
 	found, differ, read := map[string]int{}, map[string]int{}, 0
 	for i, s := range list {
 		if oracle[i] == nil {
@@ -265,7 +267,7 @@ func rdkitKinds(mol *graph.Graph, groups []wire.GroupScore) map[string][][]int {
 	out := map[string][][]int{}
 	for _, gr := range groups {
 		switch gr.Name {
-		case "nitro", "nitrile", "benzene ring":
+		case "nitro", "nitrile", "benzene ring", "pyridine ring":
 			out[gr.Name] = append(out[gr.Name], gr.Atoms)
 		case "fluorine", "chlorine", "bromine", "iodine":
 			out["halogen"] = append(out["halogen"], gr.Atoms)

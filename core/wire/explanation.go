@@ -92,8 +92,8 @@ type Pair struct {
 type GroupScore struct {
 	// Name is the group's kind: nitro, nitrate, carboxylic acid, ester, amide,
 	// carbonyl, nitrile, hydroxyl, amine, sulfonyl, sulfonamide,
-	// sulfonic acid, thiol, thioether, benzene ring, aromatic ring,
-	// fluorine, chlorine, bromine or iodine.
+	// sulfonic acid, thiol, thioether, benzene ring, pyridine ring,
+	// aromatic ring, fluorine, chlorine, bromine or iodine.
 	Name string `json:"name"`
 	// Atoms are the group's node ids, in increasing order.
 	Atoms []int   `json:"atoms"`

@@ -15,6 +15,7 @@ KINDS = {
     "nitrile": ["C#N"],
     "halogen": ["[F,Cl,Br,I]"],
     "benzene ring": ["c1ccccc1"],
+    "pyridine ring": ["n1ccccc1"],
 }
 PATTERNS = {k: [Chem.MolFromSmarts(s) for s in v] for k, v in KINDS.items()}
 
