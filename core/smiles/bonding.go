@@ -9,18 +9,16 @@ import (
 // Tripos SYBYL types N.ar, N.2, N.am, N.3, O.2, O.3; Clark, Cramer and
 // Van Opdenbosch, J. Comput. Chem. 10, 982-1012, 1989), so that the heat
 // of a label group tells an amine from an amide and a hydroxyl from an
-// ether, which the element alone cannot. Two splits go beyond SYBYL's,
-// after the hydrogen count and attachment that ECFP's atom invariants and
-// pharmacophore types read: a nitrogen with a hydrogen (a hydrogen-bond
-// donor, N.H) from one without, and an oxygen double-bonded to a carbon
-// from one on a heteroatom (S=O, P=O, a nitro group's, O.2x), and an
-// alcohol's hydroxyl, on a saturated carbon, from the more acidic ones
-// of acids, phenols and oximes (O.Ha), as ECFP's radius-1 environments
-// tell them apart; and an aromatic nitrogen of a six-membered ring (an
-// azine's, N.ar) from one of a five-membered ring (an azole's,
-// N.az). Every
-// other atom keeps its element symbol: carbon's bonding is what the
-// bond-order filtrations already see.
+// ether, which the element alone cannot. Four splits go beyond SYBYL's,
+// after what ECFP's atom invariants and pharmacophore types read
+// (hydrogens, neighbours, rings): a nitrogen with a hydrogen (a
+// hydrogen-bond donor, N.H) from one without; an oxygen double-bonded to
+// a carbon from one on a heteroatom (S=O, P=O, a nitro group's, O.2x);
+// an alcohol's hydroxyl from the more acidic ones of acids, phenols and
+// oximes (O.Ha); and an azine's aromatic nitrogen, in a six-membered
+// ring (N.ar), from an azole's (N.az). Every other atom keeps its
+// element symbol: carbon's bonding is what the bond-order filtrations
+// already see.
 const (
 	// BondingAromaticN is an aromatic nitrogen whose smallest ring has
 	// six atoms: an azine's (pyridine, pyrimidine, quinoline).
