@@ -189,14 +189,19 @@ func FindGroups(mol *graph.Graph) []wire.GroupScore {
 	for _, ring := range m.aromaticRings() {
 		name := "aromatic ring"
 		if len(ring) == 6 {
-			elements := map[string]int{}
+			carbons, nitrogens := 0, 0
 			for _, v := range ring {
-				elements[m.el[v]]++
+				switch m.el[v] {
+				case "C":
+					carbons++
+				case "N":
+					nitrogens++
+				}
 			}
 			switch {
-			case elements["C"] == 6:
+			case carbons == 6:
 				name = "benzene ring"
-			case elements["C"] == 5 && elements["N"] == 1:
+			case carbons == 5 && nitrogens == 1:
 				name = "pyridine ring"
 			}
 		}
