@@ -274,16 +274,31 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "learned - unlearned over %d folds: paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g\n", len(all), paired.TP, paired.WilcoxonP)
+	// Repeats' folds share graphs, so only the corrected test allows for
+	// them (crossval.CorrectedRepeatedT); the other two are given as well.
+	folds := len(reports[0].Folds)
+	tests := func(p crossval.Paired) (string, *float64) {
+		plain := fmt.Sprintf("paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g", p.TP, p.WilcoxonP)
+		if len(reports) == 1 {
+			return plain, nil
+		}
+		c := crossval.CorrectedRepeatedT(p.Differences, folds)
+		return fmt.Sprintf("corrected repeated k-fold t-test p = %.3g (%s: these two take the repeats' folds as independent)", c, plain), &c
+	}
+	accTests, accCorrected := tests(paired)
+	fmt.Fprintf(stdout, "learned - unlearned over %d folds: %s\n", len(all), accTests)
 	aucPaired, aucPairs, err := crossval.CompareDefined(aucFolds, baucFolds)
 	if err != nil {
 		return err
 	}
 	aucT, aucW := crossval.Metric(math.NaN()), crossval.Metric(math.NaN())
+	var aucCorrected *float64
 	if aucPairs {
 		aucT, aucW = crossval.Metric(aucPaired.TP), crossval.Metric(aucPaired.WilcoxonP)
 		diff, _ := crossval.MeanStd(aucPaired.Differences)
-		fmt.Fprintf(stdout, "ROC-AUC learned - unlearned over %d folds: %+.3f, paired t-test p = %.3g, Wilcoxon signed-rank p = %.3g\n", len(aucPaired.Differences), diff, aucPaired.TP, aucPaired.WilcoxonP)
+		var aucTests string
+		aucTests, aucCorrected = tests(aucPaired)
+		fmt.Fprintf(stdout, "ROC-AUC learned - unlearned over %d folds: %+.3f, %s\n", len(aucPaired.Differences), diff, aucTests)
 	}
 	if reports[0].Protocol == "auto" {
 		sized := 0
@@ -326,6 +341,10 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		Seconds  float64   `json:"seconds"`
 		PairedT  float64   `json:"paired_t_p"`
 		Wilcoxon float64   `json:"wilcoxon_p"`
+		// With repeats, the corrected repeated k-fold t-test of learned
+		// against unlearned, accuracy and ROC-AUC (absent without).
+		CorrectedT       *float64 `json:"corrected_t_p,omitempty"`
+		ROCAUCCorrectedT *float64 `json:"roc_auc_corrected_t_p,omitempty"`
 
 		ROCAUCMean        crossval.Metric   `json:"roc_auc_mean"`
 		ROCAUCStd         crossval.Metric   `json:"roc_auc_std"`
@@ -352,7 +371,7 @@ func printReports(stdout io.Writer, ds *graph.Dataset, mode string, reports []ev
 		ROCAUCPairedT  crossval.Metric `json:"roc_auc_paired_t_p"`
 		ROCAUCWilcoxon crossval.Metric `json:"roc_auc_wilcoxon_p"`
 	}{
-		ds.Name, reports[0].Protocol, mode, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP,
+		ds.Name, reports[0].Protocol, mode, mean, std, all, bmean, bstd, len(reports), secs, paired.TP, paired.WilcoxonP, accCorrected, aucCorrected,
 		aucMean, aucStd, aucFolds, aucUndefined, balMean, balStd, balFolds, f1Mean, f1Std, f1Folds,
 		allBase, baucMean, baucStd, baucFolds, bbalMean, bbalStd, bbalFolds, bf1Mean, bf1Std, bf1Folds,
 		aucT, aucW,

@@ -46,6 +46,8 @@ type evalLine struct {
 	BaseF1Folds  []float64  `json:"baseline_f1_macro_folds"`
 	AUCPairedT   *float64   `json:"roc_auc_paired_t_p"`
 	AUCWilcoxon  *float64   `json:"roc_auc_wilcoxon_p"`
+	Corrected    *float64   `json:"corrected_t_p"`
+	AUCCorrected *float64   `json:"roc_auc_corrected_t_p"`
 }
 
 func lastJSON(t *testing.T, stdout string, v any) {
@@ -156,6 +158,18 @@ func TestPredictionsMatchSklearn(t *testing.T) {
 		}
 		near("roc_auc_paired_t_p", *line.AUCPairedT, crossval.PairedT(aucDiffs))
 		near("roc_auc_wilcoxon_p", *line.AUCWilcoxon, crossval.Wilcoxon(aucDiffs))
+		// With repeats, whose folds share graphs, the corrected test too.
+		if (line.Corrected != nil || line.AUCCorrected != nil) != (repeats > 1) {
+			t.Fatalf("repeats %d: corrected tests %v, %v", repeats, line.Corrected, line.AUCCorrected)
+		}
+		if repeats > 1 {
+			var accDiffs []float64
+			for _, f := range folds {
+				accDiffs = append(accDiffs, f.Learned.Accuracy-f.Baseline.Accuracy)
+			}
+			near("corrected_t_p", *line.Corrected, crossval.CorrectedRepeatedT(accDiffs, 5))
+			near("roc_auc_corrected_t_p", *line.AUCCorrected, crossval.CorrectedRepeatedT(aucDiffs, 5))
+		}
 		// Means as accuracy_mean: over one repeat's folds, or the mean
 		// of the repeats' means with their spread.
 		summary := func(of func(sklearnFold) float64) (mean, std float64) {
